@@ -1,0 +1,1 @@
+//! Writer stage (lead).
