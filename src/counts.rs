@@ -27,10 +27,12 @@ pub enum SkipReason {
     BadRecord,
     /// No payload, or extraction produced no text.
     Empty,
+    /// The extractor failed on this record (a bug caught at the record boundary).
+    ExtractFailed,
 }
 
 impl SkipReason {
-    pub const ALL: [SkipReason; 8] = [
+    pub const ALL: [SkipReason; 9] = [
         SkipReason::OtherType,
         SkipReason::Revisit,
         SkipReason::Status,
@@ -39,6 +41,7 @@ impl SkipReason {
         SkipReason::DecodeError,
         SkipReason::BadRecord,
         SkipReason::Empty,
+        SkipReason::ExtractFailed,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -51,6 +54,7 @@ impl SkipReason {
             SkipReason::DecodeError => "decode_error",
             SkipReason::BadRecord => "bad_record",
             SkipReason::Empty => "empty",
+            SkipReason::ExtractFailed => "extract_failed",
         }
     }
 }

@@ -1,1 +1,370 @@
-fn main() {}
+//! The `outward` command: argument parsing, progress, summaries, exit codes. Thin: it wires
+//! the library's stages and computes nothing itself.
+//!
+//! Exit codes: 0 every input complete; 1 some input partial or failed (the others still done);
+//! 2 usage or setup error.
+
+use clap::{Args, Parser, Subcommand};
+use outward::counts::{Counts, SkipReason};
+use outward::decode;
+use outward::document::{Document, Provenance};
+use outward::extract::{self, ExtractOptions, Method};
+use outward::pipeline::{self, FractionHistogram, InputOutcome, Progress, RunConfig};
+use std::io::{IsTerminal, Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+#[derive(Parser)]
+#[command(
+    name = "outward",
+    version,
+    about = "Turn WARC crawl archives into clean main-text corpora, fast"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Stream WARC files into zstd-compressed JSONL shards (one per input) plus a manifest.
+    Run(RunArgs),
+    /// Extract the main text of one HTML page (a file, or - for stdin).
+    Extract(ExtractArgs),
+    /// Score extraction against ground truth (`<set>.truth.jsonl` beside `<set>.warc.gz`).
+    Eval(EvalArgs),
+}
+
+#[derive(Args)]
+struct MethodArgs {
+    /// Extraction method.
+    #[arg(long, value_enum, default_value = "reverse")]
+    method: Method,
+    /// Tree-similarity threshold for widening the content root (paper: 0.8).
+    #[arg(long, default_value_t = 0.8)]
+    similarity: f64,
+}
+
+impl MethodArgs {
+    fn options(&self) -> ExtractOptions {
+        ExtractOptions {
+            similarity_threshold: self.similarity,
+            ..ExtractOptions::default()
+        }
+    }
+}
+
+#[derive(Args)]
+struct RunArgs {
+    /// Output directory (created if missing).
+    #[arg(long, short)]
+    output: PathBuf,
+    /// Input files, directories (their *.warc, *.warc.gz, *.warc.zst), or - (paths on stdin).
+    #[arg(required = true)]
+    inputs: Vec<PathBuf>,
+    /// Keep inputs[I::N] of the sorted input list (for Slurm arrays), e.g. 3/16.
+    #[arg(long, value_parser = parse_shard)]
+    shard: Option<(usize, usize)>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    #[command(flatten)]
+    method: MethodArgs,
+    /// zstd compression level of the shards.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(i32).range(1..=22))]
+    zstd_level: i32,
+    /// Skip records whose HTTP body (or decoded body) is larger than this many bytes.
+    #[arg(long, default_value_t = 16 << 20)]
+    max_record_bytes: u64,
+    /// Reprocess inputs even when the manifest says their output is complete.
+    #[arg(long)]
+    force: bool,
+}
+
+#[derive(Args)]
+struct ExtractArgs {
+    /// HTML file, or - for stdin.
+    input: PathBuf,
+    #[command(flatten)]
+    method: MethodArgs,
+    /// Print the whole document (text, title, stats) as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct EvalArgs {
+    /// WARC files; each is paired with the --truth given at the same position, or else with
+    /// the `.truth.jsonl` file of the same name beside it.
+    #[arg(required = true)]
+    inputs: Vec<PathBuf>,
+    /// Truth JSONL files (field `warc_record_id` joins to the document id).
+    #[arg(long)]
+    truth: Vec<PathBuf>,
+    #[command(flatten)]
+    method: MethodArgs,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Print the scores as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+fn parse_shard(s: &str) -> Result<(usize, usize), String> {
+    let (i, n) = s.split_once('/').ok_or("expected I/N, e.g. 0/4")?;
+    let i: usize = i.trim().parse().map_err(|_| "I must be a number")?;
+    let n: usize = n.trim().parse().map_err(|_| "N must be a number")?;
+    if n == 0 || i >= n {
+        return Err(format!("need 0 <= I < N, got {i}/{n}"));
+    }
+    Ok((i, n))
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Run(args) => run(args),
+        Command::Extract(args) => extract_one(args),
+        Command::Eval(args) => eval(args),
+    }
+}
+
+/// Shows live counters: an indicatif bar on a terminal, a plain line every few seconds otherwise.
+struct Ticker {
+    stop: std::sync::Arc<AtomicBool>,
+    handle: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Ticker {
+    fn start(progress: std::sync::Arc<Progress>, inputs: u64) -> Ticker {
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let stop2 = stop.clone();
+        let handle = std::thread::spawn(move || {
+            let start = Instant::now();
+            let bar = std::io::stderr().is_terminal().then(|| {
+                let bar = indicatif::ProgressBar::new(inputs);
+                bar.set_style(
+                    indicatif::ProgressStyle::with_template(
+                        "{spinner} [{elapsed_precise}] inputs {pos}/{len} {msg}",
+                    )
+                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+                );
+                bar
+            });
+            let mut last_plain = Instant::now();
+            while !stop2.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(200));
+                let line = progress_line(&progress, start.elapsed());
+                match &bar {
+                    Some(bar) => {
+                        bar.set_position(progress.inputs_done.load(Ordering::Relaxed));
+                        bar.set_message(line);
+                    }
+                    None if last_plain.elapsed() >= Duration::from_secs(5) => {
+                        eprintln!(
+                            "progress: inputs {}/{inputs} {line}",
+                            progress.inputs_done.load(Ordering::Relaxed)
+                        );
+                        last_plain = Instant::now();
+                    }
+                    None => {}
+                }
+            }
+            if let Some(bar) = bar {
+                bar.finish_and_clear();
+            }
+        });
+        Ticker {
+            stop,
+            handle: Some(handle),
+        }
+    }
+}
+
+impl Drop for Ticker {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(h) = self.handle.take() {
+            let _ = h.join();
+        }
+    }
+}
+
+fn progress_line(p: &Progress, elapsed: Duration) -> String {
+    let secs = elapsed.as_secs_f64().max(1e-9);
+    let records = p.records.load(Ordering::Relaxed);
+    let mb = p.payload_bytes.load(Ordering::Relaxed) as f64 / 1e6;
+    format!(
+        "records {records} ({:.0}/s) payload {mb:.1} MB ({:.1} MB/s) written {} skipped {}",
+        records as f64 / secs,
+        mb / secs,
+        p.written.load(Ordering::Relaxed),
+        p.skipped.load(Ordering::Relaxed)
+    )
+}
+
+fn run(args: RunArgs) -> ExitCode {
+    let mut stdin = std::io::stdin().lock();
+    let inputs = match pipeline::resolve_inputs(&args.inputs, &mut stdin) {
+        Ok(i) => i,
+        Err(e) => {
+            eprintln!("error: reading inputs: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let inputs = match args.shard {
+        Some((i, n)) => pipeline::select_shard(inputs, i, n),
+        None => inputs,
+    };
+    let mut config = RunConfig::new(args.output.clone());
+    if let Some(t) = args.threads {
+        config.threads = t.max(1);
+    }
+    config.method = args.method.method;
+    config.extract = args.method.options();
+    config.zstd_level = args.zstd_level;
+    config.max_record_bytes = args.max_record_bytes;
+    config.force = args.force;
+
+    let progress = std::sync::Arc::new(Progress::default());
+    let start = Instant::now();
+    let cpu_start = cpu_seconds();
+    let reports = {
+        let _ticker = Ticker::start(progress.clone(), inputs.len() as u64);
+        pipeline::run(&inputs, &config, &progress)
+    };
+    let reports = match reports {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let elapsed = start.elapsed().as_secs_f64();
+    let cpu = cpu_seconds().zip(cpu_start).map(|(a, b)| a - b);
+
+    let mut totals = Counts::default();
+    let mut fractions = FractionHistogram::default();
+    let (mut done, mut reused, mut partial, mut failed) = (0, 0, 0, 0);
+    for report in &reports {
+        match &report.outcome {
+            InputOutcome::Done {
+                entry,
+                fractions: f,
+            } => {
+                done += 1;
+                if !entry.is_complete() {
+                    partial += 1;
+                }
+                totals.add(&entry.counts);
+                fractions.merge(f);
+            }
+            InputOutcome::Reused(_) => reused += 1,
+            InputOutcome::Failed(e) => {
+                failed += 1;
+                eprintln!("error: {}: {e}", report.input.display());
+            }
+        }
+    }
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(
+        out,
+        "outward run: {} inputs: {done} processed ({partial} partial), {reused} unchanged (skipped), {failed} failed",
+        reports.len()
+    );
+    let _ = writeln!(
+        out,
+        "  records {}  html {}  written {}  skipped {}",
+        totals.records,
+        totals.html,
+        totals.written,
+        totals.skipped_total()
+    );
+    let reasons: Vec<String> = SkipReason::ALL
+        .iter()
+        .filter_map(|r| totals.skipped.get(r).map(|n| format!("{} {n}", r.as_str())))
+        .collect();
+    if !reasons.is_empty() {
+        let _ = writeln!(out, "  skipped by reason: {}", reasons.join(", "));
+    }
+    let payload_mb = progress.payload_bytes.load(Ordering::Relaxed) as f64 / 1e6;
+    let html_mb = totals.html_bytes as f64 / 1e6;
+    let _ = writeln!(
+        out,
+        "  {elapsed:.2} s wall, {} threads: {:.1} MB/s payload, {:.1} MB/s html, {:.0} pages/s",
+        config.threads,
+        payload_mb / elapsed.max(1e-9),
+        html_mb / elapsed.max(1e-9),
+        totals.html as f64 / elapsed.max(1e-9)
+    );
+    if let Some(cpu) = cpu {
+        let _ = writeln!(
+            out,
+            "  {cpu:.2} CPU s: {:.1} MB/s html per CPU second, {:.0} pages per CPU second",
+            html_mb / cpu.max(1e-9),
+            totals.html as f64 / cpu.max(1e-9)
+        );
+    }
+    if let (Some(median), Some(p90)) = (fractions.quantile(0.5), fractions.quantile(0.9)) {
+        let _ = writeln!(
+            out,
+            "  nodes parsed / nodes in page: median {median:.3}, p90 {p90:.3}"
+        );
+    }
+    let _ = writeln!(out, "  output: {}", config.output.display());
+    if reports.iter().all(|r| r.is_complete()) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+/// User + system CPU seconds of this process so far (Linux), for per-core throughput.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let after = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let utime: f64 = fields.get(11)?.parse().ok()?;
+    let stime: f64 = fields.get(12)?.parse().ok()?;
+    Some((utime + stime) / 100.0)
+}
+
+fn extract_one(args: ExtractArgs) -> ExitCode {
+    let mut bytes = Vec::new();
+    let read = if args.input.as_os_str() == "-" {
+        std::io::stdin().read_to_end(&mut bytes).map(|_| ())
+    } else {
+        std::fs::read(&args.input).map(|b| bytes = b)
+    };
+    if let Err(e) = read {
+        eprintln!("error: {}: {e}", args.input.display());
+        return ExitCode::from(1);
+    }
+    let decoded = decode::decode_charset(&bytes, None);
+    let extractor = extract::extractor(args.method.method, &args.method.options());
+    let extraction = extractor.extract(&decoded.html);
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let provenance = Provenance {
+            charset: decoded.charset,
+            charset_source: decoded.charset_source.as_str(),
+            ..Provenance::default()
+        };
+        let id = args.input.to_string_lossy().into_owned();
+        let doc = Document::build(id, provenance, extraction, args.method.method);
+        let mut line = Vec::new();
+        doc.write_json_line(&mut line);
+        let _ = out.write_all(&line);
+    } else {
+        let _ = writeln!(out, "{}", extraction.text);
+    }
+    ExitCode::SUCCESS
+}
+
+fn eval(_args: EvalArgs) -> ExitCode {
+    eprintln!("error: eval is not wired yet");
+    ExitCode::from(2)
+}
