@@ -100,11 +100,15 @@ mod tests {
 
     #[test]
     fn add_merges_reasons() {
-        let mut a = Counts::default();
-        a.records = 3;
+        let mut a = Counts {
+            records: 3,
+            ..Counts::default()
+        };
         a.skip(SkipReason::Status);
-        let mut b = Counts::default();
-        b.records = 2;
+        let mut b = Counts {
+            records: 2,
+            ..Counts::default()
+        };
         b.skip(SkipReason::Status);
         b.skip(SkipReason::NotHtml);
         a.add(&b);
