@@ -51,7 +51,6 @@ impl MethodArgs {
     fn options(&self) -> ExtractOptions {
         ExtractOptions {
             similarity_threshold: self.similarity,
-            ..ExtractOptions::default()
         }
     }
 }
