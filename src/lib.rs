@@ -12,5 +12,7 @@ pub mod document;
 pub mod eval;
 pub mod extract;
 pub mod pipeline;
+#[doc(hidden)]
+pub mod testkit;
 pub mod warc;
 pub mod writer;
