@@ -1,0 +1,1025 @@
+//! End-to-end tests of the `outward` binary: golden output on the sample, Dolma validity,
+//! thread-count independence, resume and kill safety, exit codes, shard selection, charsets,
+//! content codings, the `extract` command, the shared edge/real samples and peak memory.
+//!
+//! Inputs are small (the suite runs in a debug build on 2 shared cores); synthetic WARCs come
+//! from `outward::testkit` with fixed seeds, written into temporary directories.
+
+use outward::testkit::{self, Compression, SynthOptions};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn testdata() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata")
+}
+
+fn sample() -> PathBuf {
+    testdata().join("sample.warc.gz")
+}
+
+fn outward() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_outward"))
+}
+
+/// Runs `outward` with `args`, returning its output (stdout, stderr, status).
+fn run(args: &[&str]) -> Output {
+    outward().args(args).output().expect("starting outward")
+}
+
+fn code(out: &Output) -> i32 {
+    out.status.code().unwrap_or_else(|| {
+        panic!(
+            "outward died from a signal: {:?}\nstderr:\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn describe(out: &Output) -> String {
+    format!(
+        "exit {:?}\nstdout:\n{}\nstderr:\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// `outward run -o DIR [extra...] INPUTS...`, asserting the exit code.
+fn run_into(dir: &Path, extra: &[&str], inputs: &[&Path], expect_code: i32) -> Output {
+    let mut args: Vec<String> = vec!["run".into(), "-o".into(), dir.display().to_string()];
+    args.extend(extra.iter().map(|s| s.to_string()));
+    args.extend(inputs.iter().map(|p| p.display().to_string()));
+    let out = outward().args(&args).output().expect("starting outward");
+    assert_eq!(code(&out), expect_code, "{args:?}\n{}", describe(&out));
+    out
+}
+
+/// The decompressed bytes of a shard.
+fn shard_bytes(path: &Path) -> Vec<u8> {
+    let raw = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    zstd::stream::decode_all(&raw[..]).expect("shard is valid zstd")
+}
+
+/// The documents of a shard.
+fn docs(path: &Path) -> Vec<Value> {
+    String::from_utf8(shard_bytes(path))
+        .expect("shard is UTF-8")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect()
+}
+
+/// Manifest entries by output file name.
+fn manifest(dir: &Path) -> BTreeMap<String, Value> {
+    let text = std::fs::read_to_string(dir.join("manifest.jsonl")).expect("manifest exists");
+    let mut map = BTreeMap::new();
+    for line in text.lines() {
+        let v: Value = serde_json::from_str(line).expect("manifest line is JSON");
+        let out = v["output"].as_str().unwrap().to_string();
+        assert!(map.insert(out.clone(), v).is_none(), "two lines for {out}");
+    }
+    map
+}
+
+/// Document whose `metadata.url` is `url`.
+fn by_url<'a>(docs: &'a [Value], url: &str) -> &'a Value {
+    docs.iter()
+        .find(|d| d["metadata"]["url"] == url)
+        .unwrap_or_else(|| panic!("no document for {url}"))
+}
+
+fn text(doc: &Value) -> &str {
+    doc["text"].as_str().unwrap()
+}
+
+/// Writes a synthetic WARC to `dir/name` and returns its path and the generated record table.
+fn write_synth(
+    dir: &Path,
+    name: &str,
+    seed: u64,
+    options: &SynthOptions,
+) -> (PathBuf, testkit::SynthWarc) {
+    let synth = testkit::synthetic_warc(seed, options);
+    let path = dir.join(name);
+    std::fs::write(&path, &synth.bytes).unwrap();
+    (path, synth)
+}
+
+/// Small pages, so that debug builds stay fast.
+fn small(pages: usize) -> SynthOptions {
+    SynthOptions {
+        pages,
+        min_bytes: 3 << 10,
+        max_bytes: 30 << 10,
+        ..SynthOptions::default()
+    }
+}
+
+fn files_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Checks the Dolma fields of every document.
+fn assert_dolma(docs: &[Value], warc_file: &str) {
+    assert!(!docs.is_empty());
+    for d in docs {
+        let obj = d.as_object().unwrap();
+        let keys: Vec<&str> = obj.keys().map(String::as_str).collect();
+        for k in ["id", "text", "source", "created", "metadata"] {
+            assert!(keys.contains(&k), "missing {k}: {d}");
+        }
+        let id = d["id"].as_str().unwrap();
+        assert!(id.starts_with("<urn:uuid:") && id.ends_with('>'), "{id}");
+        assert!(!text(d).trim().is_empty(), "empty text: {d}");
+        assert_eq!(d["source"], "outward");
+        let created = d["created"].as_str().unwrap();
+        assert!(
+            created.starts_with("2024-05-") && created.ends_with('Z'),
+            "{created}"
+        );
+        let m = &d["metadata"];
+        assert_eq!(m["warc_file"], warc_file);
+        assert!(m["warc_offset"].is_u64());
+        let parsed = m["nodes_parsed"].as_u64().unwrap();
+        let total = m["nodes_total"].as_u64().unwrap();
+        assert!(
+            parsed <= total,
+            "nodes_parsed {parsed} > nodes_total {total}"
+        );
+        assert_eq!(
+            m["text_chars"].as_u64().unwrap(),
+            text(d).chars().count() as u64
+        );
+        assert!(m["charset"].is_string() && m["charset_source"].is_string());
+        assert!(m["url"].as_str().unwrap().starts_with("http"));
+    }
+    // Ids are unique.
+    let mut ids: Vec<&str> = docs.iter().map(|d| d["id"].as_str().unwrap()).collect();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), docs.len());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sample: golden output, Dolma, charsets, codings
+
+/// Runs the sample once per test (each test gets its own output directory).
+fn run_sample(method: &str) -> (tempfile::TempDir, Vec<Value>, Output) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run_into(
+        dir.path(),
+        &["--method", method, "--threads", "2"],
+        &[&sample()],
+        0,
+    );
+    let docs = docs(&dir.path().join("sample.jsonl.zst"));
+    (dir, docs, out)
+}
+
+#[test]
+fn golden_fulltext_sample() {
+    let (dir, docs, out) = run_sample("fulltext");
+    let shard = shard_bytes(&dir.path().join("sample.jsonl.zst"));
+    testkit::bless_or_compare(&testdata().join("golden/sample.fulltext.jsonl"), &shard);
+    assert_dolma(&docs, "sample.warc.gz");
+    assert!(
+        docs.iter()
+            .all(|d| d["metadata"]["extractor"] == "fulltext")
+    );
+    // 11 HTML 200 responses + 1 HTML resource; the 404, png, revisit, requests, metadata and
+    // warcinfo are skipped.
+    assert_eq!(docs.len(), 12, "{}", stdout(&out));
+    let m = manifest(dir.path());
+    let e = &m["sample.jsonl.zst"];
+    assert_eq!(e["status"], "complete");
+    assert_eq!(e["counts"]["records"], 31);
+    assert_eq!(e["counts"]["written"], 12);
+    assert_eq!(e["counts"]["skipped"]["status"], 1);
+    assert_eq!(e["counts"]["skipped"]["revisit"], 1);
+    assert_eq!(e["counts"]["skipped"]["not_html"], 1);
+    // warcinfo + 14 requests + metadata
+    assert_eq!(e["counts"]["skipped"]["other_type"], 16);
+    // Documents come in file order.
+    let urls: Vec<&str> = docs
+        .iter()
+        .map(|d| d["metadata"]["url"].as_str().unwrap())
+        .collect();
+    let expected: Vec<&str> = testkit::SAMPLE_PAGES
+        .iter()
+        .filter(|p| p.status == 200)
+        .map(|p| p.uri)
+        .collect();
+    assert_eq!(urls, expected);
+    // Boilerplate-free bits that any method must keep: the title.
+    assert_eq!(
+        by_url(&docs, testkit::SAMPLE_PAGES[0].uri)["metadata"]["title"],
+        "Council backs tidal barrier after four-hour debate | The Harbour Gazette"
+    );
+}
+
+#[test]
+fn sample_default_method_is_valid_dolma() {
+    let (_dir, docs, _) = run_sample("reverse");
+    assert_dolma(&docs, "sample.warc.gz");
+    assert!(docs.iter().all(|d| d["metadata"]["extractor"] == "reverse"));
+    // The main text of the news article survives any extraction method.
+    let news = by_url(&docs, testkit::SAMPLE_PAGES[0].uri);
+    assert!(text(news).contains("The Harbour Council voted nine to four on Thursday night"));
+}
+
+#[test]
+fn charsets_end_to_end() {
+    let (_dir, docs, _) = run_sample("fulltext");
+    let cases = [
+        // (url, phrase, charset, charset_source)
+        (
+            "http://www.example.com.cn/local/tea-harvest.htm",
+            "今年春茶的采摘比往年提前了十天",
+            "GBK",
+            "detected",
+        ),
+        (
+            "http://www.example.co.jp/column/2024/kamakura-walk.html",
+            "鎌倉の古い寺を歩いて回ることにした",
+            "Shift_JIS",
+            "meta",
+        ),
+        (
+            "http://www.example.com.tw/travel/tainan-food.html",
+            "台南的牛肉湯店已經坐滿了客人",
+            "Big5",
+            "meta",
+        ),
+        (
+            "http://www.example.fr/cuisine/tarte-aux-pommes.html",
+            "deux cuillerées de crème fraîche épaisse",
+            "windows-1252",
+            "detected",
+        ),
+        (
+            "https://news.example.cn/society/2024-05/17/riverside-library.html",
+            "滨江图书馆昨天正式向市民开放",
+            "UTF-8",
+            "utf8_valid",
+        ),
+    ];
+    for (url, phrase, charset, source) in cases {
+        let d = by_url(&docs, url);
+        assert!(
+            text(d).contains(phrase),
+            "{url}: {phrase} not in {:?}",
+            text(d)
+        );
+        assert!(
+            !text(d).contains('\u{FFFD}'),
+            "{url}: replacement characters"
+        );
+        assert_eq!(d["metadata"]["charset"], charset, "{url}");
+        assert_eq!(d["metadata"]["charset_source"], source, "{url}");
+    }
+    // The mislabelled page's curly apostrophe is U+2019, not a replacement character.
+    let fr = by_url(&docs, "http://www.example.fr/cuisine/tarte-aux-pommes.html");
+    assert!(text(fr).contains("qu’on se transmet"));
+}
+
+#[test]
+fn content_codings_decode_end_to_end() {
+    let (_dir, docs, _) = run_sample("fulltext");
+    let cases = [
+        // chunked + gzip
+        (
+            "https://slowbread.example/blog/rye-starter-in-winter",
+            "My rye starter sulks every January.",
+        ),
+        // br
+        (
+            "https://news.example.cn/society/2024-05/17/riverside-library.html",
+            "首日接待读者超过八千人次",
+        ),
+        // gzip
+        (
+            "https://shop.example.com/p/trail-runner-kettle-1-2l",
+            "boils 1.2 litres of water on a small gas stove",
+        ),
+        // deflate
+        (
+            "https://forum.example.org/t/bike-chain-keeps-slipping/48213",
+            "It was the lockring.",
+        ),
+        // chunked only
+        (
+            "https://kitchen.example.org/recipes/lentil-soup",
+            "Rinse the red lentils until the water runs clear.",
+        ),
+        // resource record
+        (
+            "https://harbourgazette.example/about.html",
+            "The Harbour Gazette has been published since 1887",
+        ),
+    ];
+    for (url, phrase) in cases {
+        let d = by_url(&docs, url);
+        assert!(text(d).contains(phrase), "{url}: {:?}", text(d));
+    }
+    // fulltext drops scripts and styles.
+    for d in &docs {
+        assert!(!text(d).contains("gtag("), "{}", d["metadata"]["url"]);
+        assert!(!text(d).contains("line-height"), "{}", d["metadata"]["url"]);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Determinism, resume, kill safety
+
+#[test]
+fn threads_do_not_change_output() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (input, synth) = write_synth(tmp.path(), "synth.warc.gz", 300, &small(300));
+    let one = tmp.path().join("t1");
+    let four = tmp.path().join("t4");
+    run_into(&one, &["--threads", "1"], &[&input], 0);
+    run_into(&four, &["--threads", "4"], &[&input], 0);
+    let a = std::fs::read(one.join("synth.jsonl.zst")).unwrap();
+    let b = std::fs::read(four.join("synth.jsonl.zst")).unwrap();
+    assert!(a == b, "--threads 1 and --threads 4 shards differ");
+    // Every article became a document, in file order.
+    let ids: Vec<String> = docs(&one.join("synth.jsonl.zst"))
+        .iter()
+        .map(|d| d["id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(ids, synth.expected_doc_ids());
+    let (m1, m4) = (manifest(&one), manifest(&four));
+    assert_eq!(
+        m1["synth.jsonl.zst"]["counts"],
+        m4["synth.jsonl.zst"]["counts"]
+    );
+    assert_eq!(
+        m1["synth.jsonl.zst"]["counts"]["records"].as_u64().unwrap() as usize,
+        synth.records.len()
+    );
+}
+
+#[test]
+fn compressions_give_the_same_documents() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut texts = Vec::new();
+    for c in [Compression::Gzip, Compression::None, Compression::Zstd] {
+        let opts = SynthOptions {
+            compression: c,
+            ..small(20)
+        };
+        let name = format!("c{}", c.extension());
+        let (input, synth) = write_synth(tmp.path(), &name, 77, &opts);
+        let out = tmp.path().join(format!("out-{}", c.extension()));
+        run_into(&out, &["--method", "fulltext"], &[&input], 0);
+        let d = docs(&out.join("c.jsonl.zst"));
+        let ids: Vec<&str> = d.iter().map(|d| d["id"].as_str().unwrap()).collect();
+        assert_eq!(ids, synth.expected_doc_ids(), "{name}");
+        texts.push(d.iter().map(|d| text(d).to_string()).collect::<Vec<_>>());
+    }
+    assert_eq!(texts[0], texts[1]);
+    assert_eq!(texts[0], texts[2]);
+}
+
+fn mtime(path: &Path) -> std::time::SystemTime {
+    std::fs::metadata(path).unwrap().modified().unwrap()
+}
+
+#[test]
+fn rerun_resumes_and_reprocesses_on_change() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (input, _) = write_synth(tmp.path(), "r.warc.gz", 5, &small(15));
+    let out = tmp.path().join("out");
+    let shard = out.join("r.jsonl.zst");
+
+    let first = run_into(&out, &["--method", "fulltext"], &[&input], 0);
+    assert!(stdout(&first).contains("1 processed"), "{}", stdout(&first));
+    let bytes = std::fs::read(&shard).unwrap();
+    let stamp = mtime(&shard);
+
+    // Unchanged input and config: skipped, output untouched.
+    let second = run_into(&out, &["--method", "fulltext"], &[&input], 0);
+    assert!(
+        stdout(&second).contains("1 unchanged (skipped)"),
+        "{}",
+        stdout(&second)
+    );
+    assert!(
+        stdout(&second).contains("0 processed"),
+        "{}",
+        stdout(&second)
+    );
+    assert_eq!(std::fs::read(&shard).unwrap(), bytes);
+    assert_eq!(mtime(&shard), stamp, "skipped input's shard was rewritten");
+    assert_eq!(manifest(&out).len(), 1);
+
+    // --force reprocesses (same bytes).
+    let forced = run_into(&out, &["--method", "fulltext", "--force"], &[&input], 0);
+    assert!(
+        stdout(&forced).contains("1 processed"),
+        "{}",
+        stdout(&forced)
+    );
+    assert_eq!(std::fs::read(&shard).unwrap(), bytes);
+
+    // A different method changes the config hash: reprocessed.
+    let other = run_into(&out, &["--method", "reverse"], &[&input], 0);
+    assert!(stdout(&other).contains("1 processed"), "{}", stdout(&other));
+    let m = manifest(&out);
+    assert_eq!(m.len(), 1);
+    let hash_reverse = m["r.jsonl.zst"]["config_hash"].clone();
+    let back = run_into(&out, &["--method", "fulltext"], &[&input], 0);
+    assert!(stdout(&back).contains("1 processed"), "{}", stdout(&back));
+    assert_ne!(manifest(&out)["r.jsonl.zst"]["config_hash"], hash_reverse);
+    assert_eq!(std::fs::read(&shard).unwrap(), bytes);
+
+    // A deleted shard is rebuilt.
+    std::fs::remove_file(&shard).unwrap();
+    let rebuilt = run_into(&out, &["--method", "fulltext"], &[&input], 0);
+    assert!(
+        stdout(&rebuilt).contains("1 processed"),
+        "{}",
+        stdout(&rebuilt)
+    );
+    assert_eq!(std::fs::read(&shard).unwrap(), bytes);
+
+    // A changed input (new content, so new size) is reprocessed.
+    let (_, _) = write_synth(tmp.path(), "r.warc.gz", 6, &small(16));
+    let changed = run_into(&out, &["--method", "fulltext"], &[&input], 0);
+    assert!(
+        stdout(&changed).contains("1 processed"),
+        "{}",
+        stdout(&changed)
+    );
+    assert_ne!(std::fs::read(&shard).unwrap(), bytes);
+    assert_eq!(manifest(&out).len(), 1);
+}
+
+#[test]
+fn killed_run_resumes_to_the_clean_result() {
+    let tmp = tempfile::tempdir().unwrap();
+    let inputs_dir = tmp.path().join("in");
+    std::fs::create_dir(&inputs_dir).unwrap();
+    let mut inputs = Vec::new();
+    for i in 0..5u64 {
+        let opts = SynthOptions {
+            pages: 60,
+            min_bytes: 8 << 10,
+            max_bytes: 60 << 10,
+            ..SynthOptions::default()
+        };
+        let (p, _) = write_synth(&inputs_dir, &format!("part-{i}.warc.gz"), 1000 + i, &opts);
+        inputs.push(p);
+    }
+    let clean = tmp.path().join("clean");
+    run_into(&clean, &["--threads", "1"], &[&inputs_dir], 0);
+
+    let killed = tmp.path().join("killed");
+    let mut child = outward()
+        .args(["run", "--threads", "1", "-o"])
+        .arg(&killed)
+        .arg(&inputs_dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let mut killed_mid_run = false;
+    loop {
+        let names: Vec<String> = std::fs::read_dir(&killed)
+            .map(|rd| {
+                rd.filter_map(Result::ok)
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let shards = names.iter().filter(|n| n.ends_with(".jsonl.zst")).count();
+        let writing = names.iter().any(|n| n.contains(".tmp"));
+        // Kill while the next shard is being written (after the first one is complete).
+        if shards >= 1 && writing {
+            if child.try_wait().unwrap().is_none() {
+                child.kill().unwrap(); // SIGKILL
+                killed_mid_run = true;
+            }
+            break;
+        }
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no shard after 60 s"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.wait().unwrap();
+    assert!(killed_mid_run, "the run finished before it could be killed");
+    let done_at_kill = files_in(&killed)
+        .iter()
+        .filter(|n| n.ends_with(".jsonl.zst"))
+        .count();
+    assert!(
+        done_at_kill < inputs.len(),
+        "all shards existed at kill time"
+    );
+
+    let rerun = run_into(&killed, &["--threads", "1"], &[&inputs_dir], 0);
+    // Inputs whose manifest line was written before the kill are skipped (a shard renamed
+    // just before the kill, without its manifest line yet, is redone).
+    let summary = stdout(&rerun);
+    let skipped: usize = summary
+        .split(" unchanged (skipped)")
+        .next()
+        .and_then(|s| s.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no skip count in {summary}"));
+    assert!(
+        (1..=done_at_kill).contains(&skipped),
+        "{skipped} skipped, {done_at_kill} shards at kill time\n{summary}"
+    );
+    // Same shards, byte for byte, and one manifest line per input.
+    let names = files_in(&killed);
+    let finished: Vec<&String> = names.iter().filter(|n| !n.contains(".tmp")).collect();
+    let clean_names = files_in(&clean);
+    assert_eq!(
+        finished,
+        clean_names.iter().collect::<Vec<_>>(),
+        "files after resume differ from a clean run"
+    );
+    for n in names.iter().filter(|n| n.ends_with(".jsonl.zst")) {
+        assert_eq!(
+            std::fs::read(killed.join(n)).unwrap(),
+            std::fs::read(clean.join(n)).unwrap(),
+            "{n} differs from a clean run"
+        );
+    }
+    let m = manifest(&killed);
+    assert_eq!(m.len(), inputs.len());
+    let lines = std::fs::read_to_string(killed.join("manifest.jsonl")).unwrap();
+    assert_eq!(lines.lines().count(), inputs.len());
+    assert!(m.values().all(|e| e["status"] == "complete"));
+    // The killed run's temporary shard must not outlive the rerun.
+    assert!(
+        names.iter().all(|n| !n.contains(".tmp")),
+        "temporary files left behind by the killed run: {names:?}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exit codes, damaged inputs, selection
+
+#[test]
+fn exit_codes_and_damaged_inputs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (good_a, synth_a) = write_synth(tmp.path(), "a.warc.gz", 11, &small(8));
+    let (good_c, synth_c) = write_synth(tmp.path(), "c.warc.gz", 12, &small(8));
+    let broken = testdata().join("broken/truncated.warc.gz");
+    let (cut_bytes, records) = testkit::broken_truncated();
+    let cut = cut_bytes.len() as u64;
+
+    // All complete: 0.
+    run_into(&tmp.path().join("ok"), &[], &[&good_a, &good_c], 0);
+
+    // One truncated input: 1, and the others are still written.
+    let out = tmp.path().join("out");
+    run_into(&out, &[], &[&good_a, &broken, &good_c], 1);
+    assert_eq!(
+        docs(&out.join("a.jsonl.zst")).len(),
+        synth_a.expected_doc_ids().len()
+    );
+    assert_eq!(
+        docs(&out.join("c.jsonl.zst")).len(),
+        synth_c.expected_doc_ids().len()
+    );
+    // The truncated input keeps every page that ends before the cut.
+    let kept: Vec<String> = docs(&out.join("truncated.jsonl.zst"))
+        .iter()
+        .map(|d| d["id"].as_str().unwrap().to_string())
+        .collect();
+    let intact: Vec<String> = records
+        .iter()
+        .filter(|r| r.expect_doc && r.end <= cut)
+        .map(|r| r.id.clone())
+        .collect();
+    assert_eq!(intact.len(), 9);
+    assert_eq!(kept, intact);
+    let m = manifest(&out);
+    assert_eq!(m["a.jsonl.zst"]["status"], "complete");
+    assert_eq!(m["c.jsonl.zst"]["status"], "complete");
+    let t = &m["truncated.jsonl.zst"];
+    assert_eq!(t["status"], "partial");
+    assert!(t["error"].as_str().is_some_and(|e| !e.is_empty()));
+    let offset = t["error_offset"]
+        .as_u64()
+        .expect("partial entry has an offset");
+    assert!(offset <= cut, "error offset {offset} past the end ({cut})");
+    assert!(
+        offset >= records[9].start,
+        "error offset {offset} before the last intact page"
+    );
+    // A partial input is reprocessed on the next run (and is still partial).
+    let again = run_into(&out, &[], &[&good_a, &broken, &good_c], 1);
+    assert!(stdout(&again).contains("2 unchanged"), "{}", stdout(&again));
+
+    // A corrupt member in the middle: 1, partial, the pages before it kept.
+    let corrupt = testdata().join("broken/corrupt_member.warc.gz");
+    let (_, records) = testkit::broken_corrupt_member();
+    let out2 = tmp.path().join("out2");
+    run_into(&out2, &[], &[&corrupt], 1);
+    let kept: Vec<String> = docs(&out2.join("corrupt_member.jsonl.zst"))
+        .iter()
+        .map(|d| d["id"].as_str().unwrap().to_string())
+        .collect();
+    let before: Vec<String> = records[1..6].iter().map(|r| r.id.clone()).collect();
+    assert_eq!(kept[..5], before[..], "pages before the corrupt member");
+    assert!(
+        !kept.contains(&records[6].id),
+        "the corrupt page was emitted"
+    );
+    let e = &manifest(&out2)["corrupt_member.jsonl.zst"];
+    assert_eq!(e["status"], "partial");
+    assert!(e["error_offset"].is_u64());
+
+    // A missing input: 1, the other input still done.
+    let out3 = tmp.path().join("out3");
+    let missing = tmp.path().join("missing.warc.gz");
+    run_into(&out3, &[], &[&good_a, &missing], 1);
+    assert!(out3.join("a.jsonl.zst").exists());
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let tmp = tempfile::tempdir().unwrap();
+    let o = tmp.path().join("o");
+    let s = sample();
+    let sample = s.to_str().unwrap();
+    let o = o.to_str().unwrap();
+    for args in [
+        vec!["run", "--shard", "5/2", "-o", o, sample],
+        vec!["run", "--shard", "1/0", "-o", o, sample],
+        vec!["run", "--shard", "x", "-o", o, sample],
+        vec!["run", "--no-such-flag", "-o", o, sample],
+        vec!["run", "-o", o],
+        vec!["run", sample],
+        vec!["run", "--method", "magic", "-o", o, sample],
+        vec!["frobnicate"],
+    ] {
+        let out = run(&args);
+        assert_eq!(code(&out), 2, "{args:?}\n{}", describe(&out));
+    }
+    assert!(!Path::new(o).join("sample.jsonl.zst").exists());
+}
+
+#[test]
+fn shard_selection_and_stdin_paths() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut inputs = Vec::new();
+    for i in 0..5u64 {
+        let opts = SynthOptions {
+            pages: 2,
+            min_bytes: 2 << 10,
+            max_bytes: 4 << 10,
+            crawl_mix: false,
+            ..SynthOptions::default()
+        };
+        let (p, _) = write_synth(tmp.path(), &format!("f{i}.warc.gz"), i, &opts);
+        inputs.push(p);
+    }
+    let shard_names = |dir: &Path| -> Vec<String> {
+        files_in(dir)
+            .into_iter()
+            .filter(|n| n.ends_with(".jsonl.zst"))
+            .collect()
+    };
+    // DataTrove rule: shard 1/3 of the sorted list keeps f1 and f4.
+    let out = tmp.path().join("s1");
+    let refs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
+    run_into(&out, &["--shard", "1/3"], &refs, 0);
+    assert_eq!(shard_names(&out), ["f1.jsonl.zst", "f4.jsonl.zst"]);
+    // Order of the arguments does not matter.
+    let out = tmp.path().join("s0");
+    let reversed: Vec<&Path> = refs.iter().rev().copied().collect();
+    run_into(&out, &["--shard", "0/3"], &reversed, 0);
+    assert_eq!(shard_names(&out), ["f0.jsonl.zst", "f3.jsonl.zst"]);
+    // The shards of 0/2 and 1/2 partition the inputs.
+    let (a, b) = (tmp.path().join("h0"), tmp.path().join("h1"));
+    run_into(&a, &["--shard", "0/2"], &[tmp.path()], 0);
+    run_into(&b, &["--shard", "1/2"], &[tmp.path()], 0);
+    let mut all = shard_names(&a);
+    all.extend(shard_names(&b));
+    all.sort();
+    assert_eq!(all.len(), 5);
+    all.dedup();
+    assert_eq!(all.len(), 5);
+
+    // Paths on stdin.
+    let out = tmp.path().join("stdin");
+    let mut child = outward()
+        .args(["run", "-o"])
+        .arg(&out)
+        .arg("-")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        let mut stdin = child.stdin.take().unwrap();
+        writeln!(stdin, "{}", inputs[2].display()).unwrap();
+        writeln!(stdin).unwrap();
+        writeln!(stdin, "{}", inputs[0].display()).unwrap();
+    }
+    let result = child.wait_with_output().unwrap();
+    assert_eq!(code(&result), 0, "{}", describe(&result));
+    assert_eq!(shard_names(&out), ["f0.jsonl.zst", "f2.jsonl.zst"]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// outward extract
+
+#[test]
+fn extract_command() {
+    let page = testdata().join("pages/en_news.html");
+    let out = run(&["extract", "--method", "fulltext", page.to_str().unwrap()]);
+    assert_eq!(code(&out), 0, "{}", describe(&out));
+    let text = stdout(&out);
+    assert!(text.contains("The Harbour Council voted nine to four on Thursday night"));
+    assert!(!text.contains("gtag("));
+    assert!(!text.contains("<p>"));
+
+    // --json from stdin.
+    let html = std::fs::read(testdata().join("pages/zh_news_utf8.html")).unwrap();
+    let mut child = outward()
+        .args(["extract", "--json", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(&html).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(code(&out), 0, "{}", describe(&out));
+    let line = stdout(&out);
+    assert_eq!(line.lines().count(), 1);
+    let doc: Value = serde_json::from_str(line.trim_end()).unwrap();
+    assert!(text_of(&doc).contains("滨江图书馆昨天正式向市民开放"));
+    assert_eq!(doc["metadata"]["charset"], "UTF-8");
+    assert_eq!(doc["metadata"]["extractor"], "reverse");
+    assert_eq!(
+        doc["metadata"]["title"],
+        "滨江图书馆正式开放 市民排队入馆_社会新闻_示例新闻网"
+    );
+
+    // A missing file is an error, not a crash.
+    let out = run(&["extract", "/nonexistent/page.html"]);
+    assert_ne!(code(&out), 0);
+}
+
+fn text_of(doc: &Value) -> &str {
+    doc["text"].as_str().unwrap()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared samples
+
+fn shared_samples() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/samples");
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("note: {} absent, skipping", dir.display());
+        None
+    }
+}
+
+/// Runs one file alone; returns (exit code, its manifest entry).
+fn run_one(file: &Path, out: &Path) -> (i32, Value) {
+    let o = outward()
+        .args(["run", "--threads", "2", "-o"])
+        .arg(out)
+        .arg(file)
+        .output()
+        .unwrap();
+    let c = code(&o);
+    let m = manifest(out);
+    assert_eq!(m.len(), 1, "{}", file.display());
+    let entry = m.into_values().next().unwrap();
+    // Every record is counted exactly once.
+    let counts = &entry["counts"];
+    let skipped: u64 = counts["skipped"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(
+        counts["records"].as_u64().unwrap(),
+        counts["written"].as_u64().unwrap() + skipped,
+        "{}: {counts}",
+        file.display()
+    );
+    let shard = out.join(entry["output"].as_str().unwrap());
+    let written = if std::fs::metadata(&shard).unwrap().len() > 0 {
+        docs(&shard).len() as u64
+    } else {
+        0
+    };
+    assert_eq!(written, counts["written"].as_u64().unwrap());
+    (c, entry)
+}
+
+#[test]
+fn shared_edge_samples() {
+    let Some(samples) = shared_samples() else {
+        return;
+    };
+    let edge = samples.join("edge");
+    let tmp = tempfile::tempdir().unwrap();
+    let mut names: Vec<String> = files_in(&edge)
+        .into_iter()
+        .filter(|n| n.contains(".warc"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 20, "{names:?}");
+    for name in names {
+        let out = tmp.path().join(&name);
+        let (c, e) = run_one(&edge.join(&name), &out);
+        let stem = name.split('.').next().unwrap();
+        let counts = &e["counts"];
+        let records = counts["records"].as_u64().unwrap();
+        let written = counts["written"].as_u64().unwrap();
+        let bad = counts["skipped"]["bad_record"].as_u64().unwrap_or(0);
+        match stem {
+            "corrupt_member" | "truncated_tail" => {
+                assert_eq!(c, 1, "{name}");
+                assert_eq!(e["status"], "partial", "{name}");
+                assert!(e["error_offset"].is_u64(), "{name}");
+                assert!(written >= 1, "{name}: records before the damage are kept");
+            }
+            "ok_10_11"
+            | "warc_0_18"
+            | "lf_only_headers"
+            | "header_continuation"
+            | "garbage_between" => {
+                assert_eq!(c, 0, "{name}");
+                assert_eq!((records, written), (3, 3), "{name}: {counts}");
+            }
+            "chunked_only" | "gzip_only" | "chunked_gzip" => {
+                assert_eq!(c, 0, "{name}");
+                assert_eq!((records, written), (4, 4), "{name}: {counts}");
+            }
+            "cl_too_short" | "cl_too_long" | "missing_content_length" => {
+                assert_eq!(c, 0, "{name}");
+                assert_eq!(bad, 1, "{name}: the bad record is flagged: {counts}");
+                assert!(written >= 2, "{name}: later records kept: {counts}");
+            }
+            other => panic!("unexpected edge sample {other}: add its expectation"),
+        }
+    }
+}
+
+#[test]
+fn shared_real_samples() {
+    let Some(samples) = shared_samples() else {
+        return;
+    };
+    let real = samples.join("real");
+    let tmp = tempfile::tempdir().unwrap();
+    // (file, exit code, records (real/README.md), least documents, most documents)
+    let cases = [
+        (
+            "chatnoir-eu+chatnoir-resiliparse/warcfile.warc.gz",
+            0,
+            50,
+            14,
+            16,
+        ),
+        (
+            "chatnoir-eu+chatnoir-resiliparse/clueweb-quirk.warc.gz",
+            0,
+            30,
+            25,
+            29,
+        ),
+        ("commoncrawl+whirlwind-python/whirlwind.warc.gz", 0, 4, 1, 1),
+        ("iipc+jwarc/cc.warc.gz", 0, 1, 1, 1),
+        ("webrecorder+pywb/iana.warc.gz", 0, 343, 14, 20),
+        ("webrecorder+pywb/example.warc.gz", 0, 6, 1, 2),
+    ];
+    for (i, (file, exit, records, lo, hi)) in cases.into_iter().enumerate() {
+        let (c, e) = run_one(&real.join(file), &tmp.path().join(i.to_string()));
+        assert_eq!(c, exit, "{file}");
+        assert_eq!(e["status"], "complete", "{file}");
+        assert_eq!(e["counts"]["records"], records, "{file}");
+        let written = e["counts"]["written"].as_u64().unwrap();
+        assert!((lo..=hi).contains(&written), "{file}: {written} documents");
+    }
+    // The clipped file: its one response is cut short, reported partial.
+    let (c, e) = run_one(
+        &real.join("chatnoir-eu+chatnoir-resiliparse/clipped.warc.gz"),
+        &tmp.path().join("clipped"),
+    );
+    assert_eq!(c, 1);
+    assert_eq!(e["status"], "partial");
+    assert_eq!(e["counts"]["written"], 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Memory
+
+/// Peak RSS in KiB of `outward ARGS`, with its exit code.
+fn peak_rss_kib(args: &[&str]) -> (i32, u64) {
+    let gnu_time = Path::new("/usr/bin/time");
+    if gnu_time.exists() {
+        let report = tempfile::NamedTempFile::new().unwrap();
+        let out = Command::new(gnu_time)
+            .arg("-f")
+            .arg("%M")
+            .arg("-o")
+            .arg(report.path())
+            .arg(env!("CARGO_BIN_EXE_outward"))
+            .args(args)
+            .output()
+            .unwrap();
+        let text = std::fs::read_to_string(report.path()).unwrap();
+        if let Some(kib) = text
+            .lines()
+            .last()
+            .and_then(|l| l.trim().parse::<u64>().ok())
+        {
+            return (code(&out), kib);
+        }
+    }
+    // Fallback: poll VmHWM while it runs.
+    let mut child = outward()
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let status_path = format!("/proc/{}/status", child.id());
+    let mut peak = 0;
+    loop {
+        if let Ok(s) = std::fs::read_to_string(&status_path)
+            && let Some(kib) = s
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        {
+            peak = peak.max(kib);
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            return (status.code().unwrap_or(-1), peak);
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn peak_memory_stays_bounded_with_16mib_records() {
+    let tmp = tempfile::tempdir().unwrap();
+    // Three records just under the 16 MiB cap (processed) and two just over it (skipped).
+    let mib = 1 << 20;
+    let sizes = [15 * mib + mib / 2, 17 * mib, 15 * mib, 17 * mib, 14 * mib];
+    let synth = testkit::big_records_warc(9, &sizes);
+    let input = tmp.path().join("big.warc");
+    std::fs::write(&input, &synth.bytes).unwrap();
+    drop(synth);
+    let out = tmp.path().join("out");
+    let start = Instant::now();
+    let (c, kib) = peak_rss_kib(&[
+        "run",
+        "--threads",
+        "2",
+        "--method",
+        "fulltext",
+        "-o",
+        out.to_str().unwrap(),
+        input.to_str().unwrap(),
+    ]);
+    eprintln!(
+        "peak RSS {} MiB in {:.1} s",
+        kib / 1024,
+        start.elapsed().as_secs_f64()
+    );
+    assert_eq!(c, 0);
+    assert!(kib > 16 * 1024, "peak RSS {kib} KiB is implausibly low");
+    assert!(kib < 1024 * 1024, "peak RSS {} MiB >= 1 GiB", kib / 1024);
+    let e = &manifest(&out)["big.jsonl.zst"];
+    assert_eq!(e["counts"]["written"], 3);
+    assert_eq!(e["counts"]["skipped"]["too_big"], 2);
+}
