@@ -55,13 +55,32 @@ fn shared() -> Option<PathBuf> {
 #[test]
 fn dump_all() {
     let Some(sh) = shared() else { return };
-    for dir in ["samples/edge", "samples/real/webrecorder+warcio", "samples/real/webrecorder+pywb", "samples/real/chatnoir-eu+chatnoir-resiliparse", "samples/real/commoncrawl+whirlwind-python", "samples/real/iipc+jwarc"] {
-        let mut entries: Vec<_> = std::fs::read_dir(sh.join(dir)).unwrap().map(|e| e.unwrap().path()).collect();
+    for dir in [
+        "samples/edge",
+        "samples/real/webrecorder+warcio",
+        "samples/real/webrecorder+pywb",
+        "samples/real/chatnoir-eu+chatnoir-resiliparse",
+        "samples/real/commoncrawl+whirlwind-python",
+        "samples/real/iipc+jwarc",
+    ] {
+        let mut entries: Vec<_> = std::fs::read_dir(sh.join(dir))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
         entries.sort();
         for p in entries {
-            if p.extension().is_some_and(|e| e == "md") { continue; }
+            if p.extension().is_some_and(|e| e == "md") {
+                continue;
+            }
             let s = read(&p);
-            eprintln!("{:70} rec={:3} pages={:3} skips={:?} status={:?}", p.strip_prefix(&sh).unwrap().display(), s.records, s.pages, s.skips, s.status);
+            eprintln!(
+                "{:70} rec={:3} pages={:3} skips={:?} status={:?}",
+                p.strip_prefix(&sh).unwrap().display(),
+                s.records,
+                s.pages,
+                s.skips,
+                s.status
+            );
         }
     }
 }

@@ -116,7 +116,11 @@ pub fn decode_charset(bytes: &[u8], declared: Option<&str>) -> DecodedPage {
     // 4. <meta> prescan.
     if let Some(enc) = meta_prescan(&bytes[..bytes.len().min(META_PREFIX)]) {
         let enc = if is_utf16(enc) { UTF_8 } else { enc };
-        let enc = if enc == encoding_rs::X_USER_DEFINED { WINDOWS_1252 } else { enc };
+        let enc = if enc == encoding_rs::X_USER_DEFINED {
+            WINDOWS_1252
+        } else {
+            enc
+        };
         if !is_utf8(enc) || all_ascii {
             return decode_with(bytes, enc, CharsetSource::Meta);
         }
@@ -154,7 +158,8 @@ pub fn meta_prescan(head: &[u8]) -> Option<&'static Encoding> {
             };
             continue;
         }
-        if rest.len() > 5 && rest[..5].eq_ignore_ascii_case(b"<meta") && is_space_or_slash(rest[5]) {
+        if rest.len() > 5 && rest[..5].eq_ignore_ascii_case(b"<meta") && is_space_or_slash(rest[5])
+        {
             let (enc, consumed) = parse_meta(&rest[5..]);
             if enc.is_some() {
                 return enc;
@@ -239,7 +244,10 @@ fn charset_in_content(value: &[u8]) -> Option<&'static Encoding> {
     let at = memchr::memmem::find(&lower, b"charset")?;
     let mut rest = value[at + 7..].trim_ascii_start();
     rest = rest.strip_prefix(b"=")?.trim_ascii_start();
-    let rest = rest.strip_prefix(b"\"").or_else(|| rest.strip_prefix(b"'")).unwrap_or(rest);
+    let rest = rest
+        .strip_prefix(b"\"")
+        .or_else(|| rest.strip_prefix(b"'"))
+        .unwrap_or(rest);
     let end = rest
         .iter()
         .position(|&b| matches!(b, b';' | b'"' | b'\'') || b.is_ascii_whitespace())

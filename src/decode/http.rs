@@ -78,7 +78,12 @@ fn parse_hex(s: &[u8]) -> Option<usize> {
 }
 
 /// Reads `r` to the end, failing with `TooBig` past `cap` bytes.
-fn read_capped(mut r: impl Read, cap: usize, what: &str, size_hint: usize) -> Result<Vec<u8>, Error> {
+fn read_capped(
+    mut r: impl Read,
+    cap: usize,
+    what: &str,
+    size_hint: usize,
+) -> Result<Vec<u8>, Error> {
     let mut out = Vec::with_capacity(size_hint.min(cap).saturating_add(1));
     let n = (&mut r)
         .take(cap as u64 + 1)
@@ -91,34 +96,62 @@ fn read_capped(mut r: impl Read, cap: usize, what: &str, size_hint: usize) -> Re
 }
 
 /// Decodes one Content-Encoding token. `identity`/empty return the input unchanged.
-pub fn decode_one<'a>(coding: &str, body: Cow<'a, [u8]>, cap: usize) -> Result<Cow<'a, [u8]>, Error> {
+pub fn decode_one<'a>(
+    coding: &str,
+    body: Cow<'a, [u8]>,
+    cap: usize,
+) -> Result<Cow<'a, [u8]>, Error> {
     let hint = body.len().saturating_mul(4);
     let coding = coding.trim();
     let out = if coding.eq_ignore_ascii_case("gzip") || coding.eq_ignore_ascii_case("x-gzip") {
         if !body.starts_with(&[0x1f, 0x8b]) {
             return Err(Error::Failed("gzip: no gzip magic".into()));
         }
-        read_capped(flate2::read::MultiGzDecoder::new(&body[..]), cap, "gzip", hint)?
+        read_capped(
+            flate2::read::MultiGzDecoder::new(&body[..]),
+            cap,
+            "gzip",
+            hint,
+        )?
     } else if coding.eq_ignore_ascii_case("deflate") {
         // RFC says zlib; many servers send raw deflate. zlib header: CMF=0x?8, FCHECK valid.
         let zlib = body.len() >= 2
             && body[0] & 0x0f == 8
             && (u16::from(body[0]) << 8 | u16::from(body[1])) % 31 == 0;
         if zlib {
-            match read_capped(flate2::read::ZlibDecoder::new(&body[..]), cap, "deflate", hint) {
+            match read_capped(
+                flate2::read::ZlibDecoder::new(&body[..]),
+                cap,
+                "deflate",
+                hint,
+            ) {
                 Ok(v) => v,
                 Err(Error::TooBig) => return Err(Error::TooBig),
-                Err(_) => read_capped(flate2::read::DeflateDecoder::new(&body[..]), cap, "deflate", hint)?,
+                Err(_) => read_capped(
+                    flate2::read::DeflateDecoder::new(&body[..]),
+                    cap,
+                    "deflate",
+                    hint,
+                )?,
             }
         } else {
-            read_capped(flate2::read::DeflateDecoder::new(&body[..]), cap, "deflate", hint)?
+            read_capped(
+                flate2::read::DeflateDecoder::new(&body[..]),
+                cap,
+                "deflate",
+                hint,
+            )?
         }
     } else if coding.eq_ignore_ascii_case("br") {
         read_capped(brotli::Decompressor::new(&body[..], 4096), cap, "br", hint)?
     } else if coding.eq_ignore_ascii_case("zstd") {
-        let dec = zstd::stream::read::Decoder::new(&body[..]).map_err(|e| Error::Failed(format!("zstd: {e}")))?;
+        let dec = zstd::stream::read::Decoder::new(&body[..])
+            .map_err(|e| Error::Failed(format!("zstd: {e}")))?;
         read_capped(dec, cap, "zstd", hint)?
-    } else if coding.is_empty() || coding.eq_ignore_ascii_case("identity") || coding.eq_ignore_ascii_case("none") {
+    } else if coding.is_empty()
+        || coding.eq_ignore_ascii_case("identity")
+        || coding.eq_ignore_ascii_case("none")
+    {
         return Ok(body);
     } else {
         return Err(Error::Failed(format!("unknown coding {coding}")));
@@ -127,7 +160,11 @@ pub fn decode_one<'a>(coding: &str, body: Cow<'a, [u8]>, cap: usize) -> Result<C
 }
 
 /// Undoes a Content-Encoding header value (`gzip`, `gzip, br`, ...: applied last-first).
-pub fn decode_content<'a>(encodings: &str, body: &'a [u8], cap: usize) -> Result<Cow<'a, [u8]>, Error> {
+pub fn decode_content<'a>(
+    encodings: &str,
+    body: &'a [u8],
+    cap: usize,
+) -> Result<Cow<'a, [u8]>, Error> {
     let mut cur = Cow::Borrowed(body);
     for coding in encodings.rsplit(',') {
         cur = decode_one(coding, cur, cap)?;
@@ -136,15 +173,42 @@ pub fn decode_content<'a>(encodings: &str, body: &'a [u8], cap: usize) -> Result
 }
 
 const SNIFF_TAGS: &[&[u8]] = &[
-    b"<!doctype html", b"<html", b"<head", b"<script", b"<iframe", b"<h1", b"<div", b"<font",
-    b"<table", b"<a", b"<style", b"<title", b"<b", b"<body", b"<br", b"<p", b"<!--", b"<meta",
-    b"<link", b"<span", b"<center", b"<form", b"<ul", b"<img", b"<section", b"<header", b"<nav",
+    b"<!doctype html",
+    b"<html",
+    b"<head",
+    b"<script",
+    b"<iframe",
+    b"<h1",
+    b"<div",
+    b"<font",
+    b"<table",
+    b"<a",
+    b"<style",
+    b"<title",
+    b"<b",
+    b"<body",
+    b"<br",
+    b"<p",
+    b"<!--",
+    b"<meta",
+    b"<link",
+    b"<span",
+    b"<center",
+    b"<form",
+    b"<ul",
+    b"<img",
+    b"<section",
+    b"<header",
+    b"<nav",
 ];
 
 /// Skips a UTF-8 BOM and leading whitespace.
 fn content_start(body: &[u8]) -> &[u8] {
     let b = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
-    let ws = b.iter().take_while(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')).count();
+    let ws = b
+        .iter()
+        .take_while(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c'))
+        .count();
     &b[ws..]
 }
 
@@ -179,7 +243,8 @@ pub fn sniff_html(body: &[u8]) -> bool {
 
 /// Case-insensitive substring test on ASCII needles (short haystacks only).
 pub fn contains_ci(hay: &[u8], needle: &[u8]) -> bool {
-    hay.windows(needle.len()).any(|w| w.eq_ignore_ascii_case(needle))
+    hay.windows(needle.len())
+        .any(|w| w.eq_ignore_ascii_case(needle))
 }
 
 /// Looks like HTML although the headers said otherwise (used to keep an undecodable body raw).

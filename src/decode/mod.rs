@@ -106,7 +106,10 @@ pub fn decode_body(
             Ok(d) => d,
             Err(_) if http::looks_like_html(stored) => Cow::Borrowed(stored),
             Err(http::Error::TooBig) => {
-                return Err(err(SkipReason::TooBig, "decoded body over max_decoded_bytes"));
+                return Err(err(
+                    SkipReason::TooBig,
+                    "decoded body over max_decoded_bytes",
+                ));
             }
             Err(http::Error::Failed(e)) => return Err(err(SkipReason::DecodeError, &e)),
         },
