@@ -6,6 +6,7 @@
 //! the binary (`src/main.rs`) only parses arguments and reports.
 //! Lower layers never import higher ones: `extract` sees none of the others.
 
+pub mod bench;
 pub mod counts;
 pub mod decode;
 pub mod document;

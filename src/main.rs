@@ -35,6 +35,27 @@ enum Command {
     Extract(ExtractArgs),
     /// Score extraction against ground truth (`<set>.truth.jsonl` beside `<set>.warc.gz`).
     Eval(EvalArgs),
+    /// Time extraction alone on one thread over the HTML pages of WARC files (MB/s per core).
+    Bench(BenchArgs),
+}
+
+#[derive(Args)]
+struct BenchArgs {
+    /// WARC files whose HTML pages are loaded into memory first.
+    #[arg(required = true)]
+    inputs: Vec<PathBuf>,
+    /// Methods to time (repeatable; default: reverse and fulltext).
+    #[arg(long, value_enum)]
+    method: Vec<Method>,
+    /// Tree-similarity threshold for widening the content root.
+    #[arg(long, default_value_t = 0.8)]
+    similarity: f64,
+    /// Rounds per method; the fastest is reported.
+    #[arg(long, default_value_t = 3)]
+    rounds: usize,
+    /// Stop loading pages after this many MB of HTML.
+    #[arg(long, default_value_t = 1024)]
+    max_mb: u64,
 }
 
 #[derive(Args)]
@@ -128,6 +149,7 @@ fn main() -> ExitCode {
         Command::Run(args) => run(args),
         Command::Extract(args) => extract_one(args),
         Command::Eval(args) => eval(args),
+        Command::Bench(args) => bench(args),
     }
 }
 
@@ -366,4 +388,56 @@ fn extract_one(args: ExtractArgs) -> ExitCode {
 fn eval(_args: EvalArgs) -> ExitCode {
     eprintln!("error: eval is not wired yet");
     ExitCode::from(2)
+}
+
+fn bench(args: BenchArgs) -> ExitCode {
+    let mut pages = Vec::new();
+    for input in &args.inputs {
+        let room =
+            (args.max_mb << 20).saturating_sub(pages.iter().map(|p: &String| p.len() as u64).sum());
+        match outward::bench::load_pages(input, room) {
+            Ok(p) => pages.extend(p),
+            Err(e) => {
+                eprintln!("error: {}: {e}", input.display());
+                return ExitCode::from(1);
+            }
+        }
+    }
+    let methods = if args.method.is_empty() {
+        vec![Method::Reverse, Method::Fulltext]
+    } else {
+        args.method.clone()
+    };
+    let options = ExtractOptions {
+        similarity_threshold: args.similarity,
+    };
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(
+        out,
+        "{} pages, {:.1} MB of HTML; one thread, best of {} rounds ({} cores on this machine)",
+        pages.len(),
+        pages.iter().map(|p| p.len()).sum::<usize>() as f64 / 1e6,
+        args.rounds,
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    );
+    for method in methods {
+        let extractor = extract::extractor(method, &options);
+        let r = outward::bench::time_extraction(&pages, &*extractor, args.rounds);
+        let _ = writeln!(
+            out,
+            "{:<9} {:>8.1} MB/s {:>8.0} pages/s  ms/page p50 {:.3} p90 {:.3} p99 {:.3} max {:.1}  nodes parsed/total median {:.3} p90 {:.3}",
+            method.name(),
+            r.mb_per_s(),
+            r.pages_per_s(),
+            r.ms_p50,
+            r.ms_p90,
+            r.ms_p99,
+            r.ms_max,
+            r.fractions.quantile(0.5).unwrap_or(0.0),
+            r.fractions.quantile(0.9).unwrap_or(0.0)
+        );
+    }
+    ExitCode::SUCCESS
 }

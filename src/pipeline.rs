@@ -368,12 +368,9 @@ pub fn stream_input(
     progress: &Progress,
     sink: &mut dyn DocSink,
 ) -> io::Result<StreamResult> {
-    let reader = WarcReader::open(
-        path,
-        ReaderOptions {
-            max_record_bytes: config.max_record_bytes,
-        },
-    )?;
+    let reader_options = ReaderOptions {
+        max_record_bytes: config.max_record_bytes,
+    };
     let warc_file = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -382,6 +379,7 @@ pub fn stream_input(
     enum Msg {
         Item(u64, PageOutcome, u64, u64),
         End(u64, FileStatus),
+        OpenFailed(io::Error),
     }
     let (tx, rx) = crossbeam_channel::unbounded::<Msg>();
     let mut counts = Counts::default();
@@ -392,7 +390,14 @@ pub fn stream_input(
         let warc_file = &warc_file;
         let decode_options = &decode_options;
         scope.spawn(move || {
-            let mut reader = reader;
+            // fastwarc's records are !Send: the reader lives and dies on this thread.
+            let mut reader = match WarcReader::open(path, reader_options) {
+                Ok(r) => r,
+                Err(e) => {
+                    let _ = tx.send(Msg::OpenFailed(e));
+                    return;
+                }
+            };
             let mut seq = 0u64;
             // Jobs borrow the extractor and options; the scope waits for all of them.
             pool.in_place_scope(|jobs| {
@@ -472,19 +477,20 @@ pub fn stream_input(
             if let Some((last, status)) = &end
                 && next >= *last
             {
-                return status.clone();
+                return Ok(status.clone());
             }
             match rx.recv() {
                 Ok(Msg::Item(seq, outcome, bytes, html_bytes)) => {
                     pending.insert(seq, (outcome, bytes, html_bytes));
                 }
                 Ok(Msg::End(last, status)) => end = Some((last, status)),
+                Ok(Msg::OpenFailed(e)) => return Err(e),
                 // The reader thread ended without End: it panicked; keep what we have.
                 Err(_) => {
-                    return FileStatus::Partial {
+                    return Ok(FileStatus::Partial {
                         offset: 0,
                         error: "reader thread failed".into(),
-                    };
+                    });
                 }
             }
         }
@@ -495,6 +501,7 @@ pub fn stream_input(
             logged - LOG_LIMIT
         );
     }
+    let status = status?;
     if let Some(e) = sink_error {
         return Err(e);
     }

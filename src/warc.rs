@@ -10,6 +10,10 @@
 //! - Never panics on any input; a repeating reader error ends iteration with `Partial`.
 
 use crate::counts::SkipReason;
+use fastwarc::warc::iter::ArchiveIterator;
+use fastwarc::warc::record::{AutoDecode, WarcRecord};
+use std::borrow::Cow;
+use std::io::{BufRead, Read};
 use std::path::Path;
 
 /// Reader settings.
@@ -73,23 +77,289 @@ pub enum FileStatus {
 }
 
 pub struct WarcReader {
-    _private: (),
+    iter: Option<ArchiveIterator>,
+    options: ReaderOptions,
+    status: FileStatus,
+    /// Offset just past the last record seen (start offset of the last record when unknown).
+    last_offset: u64,
+    /// Consecutive iterator errors; two in a row end the file.
+    consecutive_errors: u32,
+    total_errors: u32,
+    /// Iteration has ended (EOF or a fatal error); `status` is final.
+    done: bool,
 }
 
+/// Largest WARC/HTTP header block accepted (fastwarc's default is 32 KiB; ClueWeb needs more).
+const MAX_HEADER_LEN: usize = 1 << 20;
+/// After this many iterator errors in one file, stop even if they do not repeat back to back.
+const MAX_ERRORS: u32 = 64;
+
 impl WarcReader {
-    pub fn open(_path: &Path, _options: ReaderOptions) -> std::io::Result<WarcReader> {
-        Err(std::io::Error::other("reader not implemented yet"))
+    /// Opens `path` (`.gz`/`.zst`/`.lz4` by extension, gzip/zstd/lz4 by magic bytes otherwise).
+    /// A missing or unreadable file is an `Err`.
+    pub fn open(path: &Path, options: ReaderOptions) -> std::io::Result<WarcReader> {
+        // `from_path` picks the decompressor by extension; for other names the iterator
+        // sniffs magic bytes itself on the first `next()`.
+        let iter = ArchiveIterator::from_path(path)?
+            .with_quirks_mode(true)
+            // HTTP is parsed by hand in `classify` so that a broken HTTP head is attributed to
+            // its record (the iterator would return a bare `Err` without the record).
+            .with_parse_http(false)
+            .with_decode_http_payload(AutoDecode::None)
+            .with_max_header_len(MAX_HEADER_LEN);
+        Ok(WarcReader {
+            iter: Some(iter),
+            options,
+            status: FileStatus::Complete,
+            last_offset: 0,
+            consecutive_errors: 0,
+            total_errors: 0,
+            done: false,
+        })
     }
 
     /// Valid once iteration has returned `None`.
     pub fn status(&self) -> FileStatus {
-        FileStatus::Complete
+        self.status.clone()
+    }
+
+    fn mark_partial(&mut self, offset: u64, error: String) {
+        if self.status == FileStatus::Complete {
+            self.status = FileStatus::Partial { offset, error };
+        }
+    }
+
+    fn finish(&mut self) -> Option<ReadItem> {
+        self.done = true;
+        self.iter = None;
+        None
     }
 }
 
 impl Iterator for WarcReader {
     type Item = ReadItem;
+
     fn next(&mut self) -> Option<ReadItem> {
-        None
+        if self.done {
+            return None;
+        }
+        loop {
+            let iter = self.iter.as_mut()?;
+            let item = match iter.next() {
+                None => return self.finish(),
+                Some(item) => item,
+            };
+            match item {
+                Ok(rec) => {
+                    self.consecutive_errors = 0;
+                    let mut rec = match rec.try_borrow_mut() {
+                        Ok(r) => r,
+                        Err(_) => {
+                            self.mark_partial(self.last_offset, "record busy".to_string());
+                            return self.finish();
+                        }
+                    };
+                    let (item, truncated) = classify(&mut rec, &self.options);
+                    let offset = rec.stream_pos();
+                    drop(rec);
+                    self.last_offset = offset;
+                    if let Some(error) = truncated {
+                        self.mark_partial(offset, error);
+                    }
+                    return Some(item);
+                }
+                Err(e) => {
+                    self.consecutive_errors += 1;
+                    self.total_errors += 1;
+                    self.mark_partial(self.last_offset, e.to_string());
+                    if self.consecutive_errors >= 2 || self.total_errors >= MAX_ERRORS {
+                        return self.finish();
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn warc_header(rec: &WarcRecord, name: &str) -> Option<String> {
+    rec.headers().get(name).map(Cow::into_owned)
+}
+
+fn skip(rec: &WarcRecord, reason: SkipReason, detail: &str) -> ReadItem {
+    ReadItem::Skipped(Skip {
+        reason,
+        record_id: warc_header(rec, "WARC-Record-ID"),
+        offset: rec.stream_pos(),
+        detail: detail.to_string(),
+    })
+}
+
+/// Media type (before `;`) is HTML, or the type is missing/blank (the decoder sniffs).
+fn is_html_or_missing(content_type: Option<&str>) -> bool {
+    let Some(ct) = content_type else { return true };
+    let media = ct.split(';').next().unwrap_or("").trim();
+    media.is_empty()
+        || media.eq_ignore_ascii_case("text/html")
+        || media.eq_ignore_ascii_case("application/xhtml+xml")
+}
+
+/// Reads the rest of the record body (into `body` when given, else discards) and checks it
+/// against the announced length. Returns bytes read, or an error text when the record is cut
+/// short or the stream fails.
+fn drain(rec: &mut WarcRecord, body: Option<&mut Vec<u8>>) -> Result<u64, String> {
+    let expected = rec.content_length();
+    let Some(reader) = rec.reader_mut() else {
+        return Err("no reader".to_string());
+    };
+    let got = match body {
+        Some(buf) => reader.read_to_end(buf).map(|n| n as u64),
+        None => {
+            let mut n = 0u64;
+            loop {
+                let len = match reader.fill_buf() {
+                    Ok(b) => b.len(),
+                    Err(e) => return Err(e.to_string()),
+                };
+                if len == 0 {
+                    break;
+                }
+                reader.consume(len);
+                n += len as u64;
+            }
+            Ok(n)
+        }
+    };
+    match got {
+        Ok(n) if n == expected => Ok(n),
+        Ok(n) => Err(format!("truncated record: {n} of {expected} bytes")),
+        Err(e) => Err(format!("read error: {e}")),
+    }
+}
+
+/// After its block, a well-formed record is followed by its CR/LF trailer (or EOF, or directly
+/// the next `WARC/` line). Peeks (without consuming) at the next bytes; `false` when something
+/// else follows directly, i.e. Content-Length was wrong (too short: the body continues; too
+/// long: we ate into the next record's head). Junk after a proper trailer is left to fastwarc's
+/// quirks-mode resync and does not taint the record. Leaves the reader limited to zero bytes so
+/// fastwarc's own `consume()` is a no-op.
+fn followed_by_record_boundary(rec: &mut WarcRecord) -> bool {
+    let Some(reader) = rec.reader_mut() else {
+        return true;
+    };
+    reader.reset_limit();
+    let ok = match reader.fill_buf() {
+        Ok(buf) => match buf.first() {
+            None | Some(b'\r' | b'\n') => true,
+            // Too few bytes buffered to tell: give the benefit of the doubt.
+            Some(_) => buf.len() < 5 || buf.starts_with(b"WARC/"),
+        },
+        Err(_) => true,
+    };
+    reader.set_limit(0);
+    ok
+}
+
+/// Turns the current record into one item. The second value is set when the record shows the
+/// file is damaged (cut short / unreadable), which makes the file `Partial`.
+fn classify(rec: &mut WarcRecord, options: &ReaderOptions) -> (ReadItem, Option<String>) {
+    use fastwarc::warc::record::WarcRecordType as T;
+    let rtype = rec.record_type();
+    let is_response = rtype == T::Response;
+    if !is_response && rtype != T::Resource {
+        let reason = if rtype == T::Revisit {
+            SkipReason::Revisit
+        } else {
+            SkipReason::OtherType
+        };
+        return finish_skip(rec, reason, rtype.as_str());
+    }
+    if !rec.headers().contains_key("Content-Length") {
+        return finish_skip(rec, SkipReason::BadRecord, "missing Content-Length");
+    }
+
+    let (content_type, http_headers) = if is_response {
+        if !rec.is_http() {
+            // A response without `application/http`: parse HTTP only if it looks like it.
+            let looks_http = rec
+                .reader_mut()
+                .and_then(|r| r.fill_buf().ok())
+                .is_some_and(|b| b.starts_with(b"HTTP/"));
+            if !looks_http {
+                return finish_skip(rec, SkipReason::NotHtml, "response without HTTP");
+            }
+            rec.set_is_http(true);
+        }
+        if let Err(e) = rec.parse_http_with_opts(AutoDecode::None, MAX_HEADER_LEN, true) {
+            return finish_skip(rec, SkipReason::BadRecord, &format!("bad HTTP head: {e}"));
+        }
+        let Some(h) = rec.http_headers() else {
+            return finish_skip(rec, SkipReason::BadRecord, "no HTTP head");
+        };
+        match h.status_code() {
+            Some(200) => {}
+            Some(_) => return finish_skip(rec, SkipReason::Status, "non-200"),
+            None => return finish_skip(rec, SkipReason::BadRecord, "no HTTP status"),
+        }
+        let mut headers = Vec::with_capacity(h.len());
+        let mut content_type = None;
+        for (k, v) in h.items() {
+            if content_type.is_none() && k.eq_ignore_ascii_case("content-type") {
+                content_type = Some(v.trim().to_string());
+            }
+            headers.push((k.into_owned(), v.into_owned()));
+        }
+        (content_type, headers)
+    } else {
+        (warc_header(rec, "Content-Type"), Vec::new())
+    };
+    let content_type = content_type.filter(|c| !c.is_empty());
+    if !is_html_or_missing(content_type.as_deref()) {
+        return finish_skip(rec, SkipReason::NotHtml, "not HTML");
+    }
+    let len = rec.content_length();
+    if len > options.max_record_bytes {
+        return finish_skip(rec, SkipReason::TooBig, "body over max_record_bytes");
+    }
+    if len == 0 {
+        return finish_skip(rec, SkipReason::Empty, "empty body");
+    }
+    let mut body = Vec::with_capacity(len as usize);
+    if let Err(e) = drain(rec, Some(&mut body)) {
+        let item = skip(rec, SkipReason::BadRecord, &e);
+        return (item, Some(e));
+    }
+    if !followed_by_record_boundary(rec) {
+        return (
+            skip(
+                rec,
+                SkipReason::BadRecord,
+                "Content-Length does not end at a record boundary",
+            ),
+            None,
+        );
+    }
+    let page = RawPage {
+        record_id: warc_header(rec, "WARC-Record-ID").unwrap_or_default(),
+        target_uri: warc_header(rec, "WARC-Target-URI"),
+        date: warc_header(rec, "WARC-Date"),
+        offset: rec.stream_pos(),
+        payload_digest: warc_header(rec, "WARC-Payload-Digest"),
+        content_type,
+        http_headers,
+        body,
+    };
+    (ReadItem::Page(page), None)
+}
+
+/// Consumes the record's remaining bytes and returns the skip; a short read turns the skip
+/// into `BadRecord` and flags the file.
+fn finish_skip(
+    rec: &mut WarcRecord,
+    reason: SkipReason,
+    detail: &str,
+) -> (ReadItem, Option<String>) {
+    match drain(rec, None) {
+        Ok(_) => (skip(rec, reason, detail), None),
+        Err(e) => (skip(rec, SkipReason::BadRecord, &e), Some(e)),
     }
 }

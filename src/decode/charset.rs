@@ -1,0 +1,256 @@
+//! The one charset routine: bytes (+ the HTTP-declared label) → UTF-8 text, the encoding used
+//! and how it was chosen.
+//!
+//! Order (measured on crawl data, see NOTES "Charset"):
+//! 1. BOM (UTF-8, UTF-16LE/BE).
+//! 2. Valid UTF-8 containing non-ASCII → UTF-8 whatever is declared (declarations lie: many
+//!    pages say iso-8859-1 / gb2312 while being UTF-8). "Nearly valid" UTF-8 (≥ 8 multi-byte
+//!    characters and at most 1 invalid sequence per 32 of them, a truncated tail ignored) counts
+//!    too: one stray byte must not turn a whole UTF-8 page into mojibake.
+//! 3. HTTP header charset; 4. `<meta>` prescan of the first 1024 bytes. A declared UTF-8 on
+//!    bytes that are *not* UTF-8 (step 2 failed) is ignored and falls through to detection:
+//!    windows-1252 pages mislabelled as UTF-8 would otherwise be full of U+FFFD.
+//!    A `<meta>` UTF-16 means UTF-8 (as in browsers); an HTTP UTF-16 label is only honoured
+//!    when the bytes look like UTF-16 (NULs in the first KiB).
+//! 5. chardetng on a ≤ 16 KiB prefix (only when there are non-ASCII bytes).
+//! 6. All-ASCII → UTF-8 (identical to windows-1252 on ASCII), source `Default`.
+//!
+//! Invariants: never fails or panics (encoding_rs replaces malformed input with U+FFFD);
+//! UTF-8 is validated once with `std::str::from_utf8` over the whole body; the detector only
+//! ever sees a prefix.
+
+use super::{CharsetSource, DecodedPage};
+use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252};
+
+/// Prefix fed to chardetng (it runs at only ~10 MB/s).
+const DETECT_PREFIX: usize = 16 << 10;
+/// Bytes scanned for `<meta charset>`.
+const META_PREFIX: usize = 1024;
+
+fn page(html: String, enc: &'static Encoding, source: CharsetSource) -> DecodedPage {
+    DecodedPage {
+        html,
+        charset: enc.name(),
+        charset_source: source,
+    }
+}
+
+fn decode_with(bytes: &[u8], enc: &'static Encoding, source: CharsetSource) -> DecodedPage {
+    let (text, _had_errors) = enc.decode_without_bom_handling(bytes);
+    page(text.into_owned(), enc, source)
+}
+
+/// Counts (multi-byte chars, invalid sequences) for bytes that failed strict validation.
+/// An incomplete sequence at the very end (a cut body) is not counted as invalid.
+fn utf8_quality(bytes: &[u8]) -> (usize, usize) {
+    let mut multi = 0usize;
+    let mut bad = 0usize;
+    let mut rest = bytes;
+    loop {
+        match std::str::from_utf8(rest) {
+            Ok(s) => {
+                multi += count_leads(s.as_bytes());
+                break;
+            }
+            Err(e) => {
+                let (good, tail) = rest.split_at(e.valid_up_to());
+                multi += count_leads(good);
+                match e.error_len() {
+                    None => break,
+                    Some(n) => {
+                        bad += 1;
+                        rest = &tail[n..];
+                    }
+                }
+            }
+        }
+    }
+    (multi, bad)
+}
+
+fn count_leads(b: &[u8]) -> usize {
+    b.iter().filter(|&&c| c >= 0xC0).count()
+}
+
+fn is_utf8(enc: &'static Encoding) -> bool {
+    enc == UTF_8
+}
+
+fn is_utf16(enc: &'static Encoding) -> bool {
+    enc == UTF_16LE || enc == UTF_16BE
+}
+
+/// The one charset routine (see module docs).
+pub fn decode_charset(bytes: &[u8], declared: Option<&str>) -> DecodedPage {
+    // 1. BOM.
+    if let Some((enc, bom_len)) = Encoding::for_bom(bytes) {
+        let (text, _) = enc.decode_without_bom_handling(&bytes[bom_len..]);
+        return page(text.into_owned(), enc, CharsetSource::Bom);
+    }
+    // 2. Valid UTF-8 with non-ASCII (one SIMD-fast validation of the whole body).
+    let all_ascii = match std::str::from_utf8(bytes) {
+        Ok(s) if s.is_ascii() => true,
+        Ok(s) => return page(s.to_owned(), UTF_8, CharsetSource::Utf8Valid),
+        Err(e) => {
+            let (multi, bad) = utf8_quality(&bytes[e.valid_up_to()..]);
+            let multi = multi + count_leads(&bytes[..e.valid_up_to()]);
+            if multi >= 8 && bad * 32 <= multi {
+                return decode_with(bytes, UTF_8, CharsetSource::Utf8Valid);
+            }
+            false
+        }
+    };
+    // 3. HTTP header.
+    if let Some(enc) = declared.and_then(|l| Encoding::for_label(l.trim().as_bytes())) {
+        let usable = if is_utf8(enc) {
+            all_ascii
+        } else if is_utf16(enc) {
+            looks_utf16(bytes)
+        } else {
+            true
+        };
+        if usable {
+            return decode_with(bytes, enc, CharsetSource::HttpHeader);
+        }
+    }
+    // 4. <meta> prescan.
+    if let Some(enc) = meta_prescan(&bytes[..bytes.len().min(META_PREFIX)]) {
+        let enc = if is_utf16(enc) { UTF_8 } else { enc };
+        let enc = if enc == encoding_rs::X_USER_DEFINED {
+            WINDOWS_1252
+        } else {
+            enc
+        };
+        if !is_utf8(enc) || all_ascii {
+            return decode_with(bytes, enc, CharsetSource::Meta);
+        }
+    }
+    // 6. All ASCII.
+    if all_ascii {
+        let text = String::from_utf8_lossy(bytes).into_owned();
+        return page(text, UTF_8, CharsetSource::Default);
+    }
+    // 5. Detection on a prefix.
+    let mut det = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
+    let prefix = &bytes[..bytes.len().min(DETECT_PREFIX)];
+    det.feed(prefix, prefix.len() == bytes.len());
+    let enc = det.guess(None, chardetng::Utf8Detection::Deny);
+    decode_with(bytes, enc, CharsetSource::Detected)
+}
+
+/// UTF-16 without BOM: many NULs in the first KiB (ASCII markup has a NUL every other byte).
+fn looks_utf16(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(1024)];
+    head.iter().filter(|&&b| b == 0).count() * 4 > head.len()
+}
+
+/// A small version of the WHATWG "prescan a byte stream to determine its encoding": finds
+/// `<meta charset=X>` or `<meta http-equiv=content-type content="...charset=X">` in `head`,
+/// skipping comments. Returns the first recognised label's encoding.
+pub fn meta_prescan(head: &[u8]) -> Option<&'static Encoding> {
+    let mut i = 0usize;
+    while i < head.len() {
+        let rest = &head[i..];
+        if rest.starts_with(b"<!--") {
+            i += match memchr::memmem::find(&rest[4..], b"-->") {
+                Some(p) => 4 + p + 3,
+                None => return None,
+            };
+            continue;
+        }
+        if rest.len() > 5 && rest[..5].eq_ignore_ascii_case(b"<meta") && is_space_or_slash(rest[5])
+        {
+            let (enc, consumed) = parse_meta(&rest[5..]);
+            if enc.is_some() {
+                return enc;
+            }
+            i += 5 + consumed;
+            continue;
+        }
+        i += match memchr::memchr(b'<', &rest[1..]) {
+            Some(p) => p + 1,
+            None => return None,
+        };
+    }
+    None
+}
+
+fn is_space_or_slash(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'/')
+}
+
+/// Parses the attributes of one `<meta ...>`; returns its encoding (if any) and bytes used.
+fn parse_meta(s: &[u8]) -> (Option<&'static Encoding>, usize) {
+    let mut pos = 0usize;
+    let mut http_equiv_ct = false;
+    let mut charset: Option<&'static Encoding> = None;
+    let mut content_charset: Option<&'static Encoding> = None;
+    loop {
+        // Skip whitespace and slashes.
+        while pos < s.len() && is_space_or_slash(s[pos]) {
+            pos += 1;
+        }
+        if pos >= s.len() || s[pos] == b'>' {
+            break;
+        }
+        let name_start = pos;
+        while pos < s.len() && !matches!(s[pos], b'=' | b'>') && !is_space_or_slash(s[pos]) {
+            pos += 1;
+        }
+        let name = &s[name_start..pos];
+        while pos < s.len() && s[pos].is_ascii_whitespace() {
+            pos += 1;
+        }
+        let mut value: &[u8] = b"";
+        if pos < s.len() && s[pos] == b'=' {
+            pos += 1;
+            while pos < s.len() && s[pos].is_ascii_whitespace() {
+                pos += 1;
+            }
+            if pos < s.len() && matches!(s[pos], b'"' | b'\'') {
+                let q = s[pos];
+                pos += 1;
+                let start = pos;
+                while pos < s.len() && s[pos] != q {
+                    pos += 1;
+                }
+                value = &s[start..pos];
+                pos = (pos + 1).min(s.len());
+            } else {
+                let start = pos;
+                while pos < s.len() && !s[pos].is_ascii_whitespace() && s[pos] != b'>' {
+                    pos += 1;
+                }
+                value = &s[start..pos];
+            }
+        }
+        if name.eq_ignore_ascii_case(b"charset") {
+            if charset.is_none() {
+                charset = Encoding::for_label(value.trim_ascii());
+            }
+        } else if name.eq_ignore_ascii_case(b"http-equiv") {
+            http_equiv_ct |= value.trim_ascii().eq_ignore_ascii_case(b"content-type");
+        } else if name.eq_ignore_ascii_case(b"content") && content_charset.is_none() {
+            content_charset = charset_in_content(value);
+        }
+    }
+    let enc = charset.or(if http_equiv_ct { content_charset } else { None });
+    (enc, pos)
+}
+
+/// `text/html; charset=X` → encoding of X.
+fn charset_in_content(value: &[u8]) -> Option<&'static Encoding> {
+    let lower: Vec<u8> = value.to_ascii_lowercase();
+    let at = memchr::memmem::find(&lower, b"charset")?;
+    let mut rest = value[at + 7..].trim_ascii_start();
+    rest = rest.strip_prefix(b"=")?.trim_ascii_start();
+    let rest = rest
+        .strip_prefix(b"\"")
+        .or_else(|| rest.strip_prefix(b"'"))
+        .unwrap_or(rest);
+    let end = rest
+        .iter()
+        .position(|&b| matches!(b, b';' | b'"' | b'\'') || b.is_ascii_whitespace())
+        .unwrap_or(rest.len());
+    Encoding::for_label(&rest[..end])
+}
