@@ -10,7 +10,7 @@ use std::hint::black_box;
 use std::path::Path;
 use std::time::Duration;
 
-const SEED: u64 = 0x0b5e55ed;
+const SEED: u64 = 0x0b5e_55ed;
 const PAGES: usize = 150;
 
 fn read_all(path: &Path) -> (u64, u64) {
