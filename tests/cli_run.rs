@@ -475,9 +475,11 @@ fn killed_run_resumes_to_the_clean_result() {
     let inputs_dir = tmp.path().join("in");
     std::fs::create_dir(&inputs_dir).unwrap();
     let mut inputs = Vec::new();
-    for i in 0..5u64 {
+    // A small first input, then larger ones, so that even a release build is still writing
+    // the second shard when the first one appears.
+    for i in 0..4u64 {
         let opts = SynthOptions {
-            pages: 60,
+            pages: if i == 0 { 10 } else { 120 },
             min_bytes: 8 << 10,
             max_bytes: 60 << 10,
             ..SynthOptions::default()
@@ -682,6 +684,17 @@ fn usage_errors_exit_2() {
         assert_eq!(code(&out), 2, "{args:?}\n{}", describe(&out));
     }
     assert!(!Path::new(o).join("sample.jsonl.zst").exists());
+
+    // Two inputs that would write the same shard name: a setup error, nothing written.
+    let dir = tmp.path().join("dup");
+    std::fs::create_dir(&dir).unwrap();
+    let synth = testkit::synthetic_warc_gz(3, 1);
+    std::fs::write(dir.join("x.warc.gz"), &synth).unwrap();
+    std::fs::write(dir.join("x.warc"), testkit::synthetic_warc_plain(3, 1)).unwrap();
+    let out = tmp.path().join("dup-out");
+    let result = run(&["run", "-o", out.to_str().unwrap(), dir.to_str().unwrap()]);
+    assert_eq!(code(&result), 2, "{}", describe(&result));
+    assert!(!out.join("x.jsonl.zst").exists());
 }
 
 #[test]
@@ -783,6 +796,17 @@ fn extract_command() {
         doc["metadata"]["title"],
         "滨江图书馆正式开放 市民排队入馆_社会新闻_示例新闻网"
     );
+
+    // A legacy-encoded file without any declaration is detected.
+    let tmp = tempfile::tempdir().unwrap();
+    let gbk = tmp.path().join("gbk.html");
+    let source = std::fs::read_to_string(testdata().join("pages/zh_gbk_nodecl.html")).unwrap();
+    std::fs::write(&gbk, testkit::encode_as(&source, "gbk")).unwrap();
+    let out = run(&["extract", "--json", gbk.to_str().unwrap()]);
+    assert_eq!(code(&out), 0, "{}", describe(&out));
+    let doc: Value = serde_json::from_str(stdout(&out).trim_end()).unwrap();
+    assert!(text_of(&doc).contains("今年春茶的采摘比往年提前了十天"));
+    assert_eq!(doc["metadata"]["charset"], "GBK");
 
     // A missing file is an error, not a crash.
     let out = run(&["extract", "/nonexistent/page.html"]);

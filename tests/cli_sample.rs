@@ -49,9 +49,14 @@ fn sample_pages_are_encoded_as_declared() {
     assert!(all.windows(cp1252.len()).any(|w| w == cp1252));
     let gbk_page = std::fs::read_to_string(testdata().join("pages/zh_gbk_nodecl.html")).unwrap();
     assert!(!gbk_page.to_ascii_lowercase().contains("charset"));
+    // One response per page stored as a response, plus the PNG.
+    let page_responses = SAMPLE_PAGES
+        .iter()
+        .filter(|p| p.kind == testkit::SampleKind::Response)
+        .count();
     assert_eq!(
         records.iter().filter(|r| r.warc_type == "response").count(),
-        SAMPLE_PAGES.len() - 1 + 1
+        page_responses + 1
     );
 }
 
