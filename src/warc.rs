@@ -330,7 +330,11 @@ fn classify(rec: &mut WarcRecord, options: &ReaderOptions) -> (ReadItem, Option<
     }
     if !followed_by_record_boundary(rec) {
         return (
-            skip(rec, SkipReason::BadRecord, "Content-Length does not end at a record boundary"),
+            skip(
+                rec,
+                SkipReason::BadRecord,
+                "Content-Length does not end at a record boundary",
+            ),
             None,
         );
     }
@@ -349,7 +353,11 @@ fn classify(rec: &mut WarcRecord, options: &ReaderOptions) -> (ReadItem, Option<
 
 /// Consumes the record's remaining bytes and returns the skip; a short read turns the skip
 /// into `BadRecord` and flags the file.
-fn finish_skip(rec: &mut WarcRecord, reason: SkipReason, detail: &str) -> (ReadItem, Option<String>) {
+fn finish_skip(
+    rec: &mut WarcRecord,
+    reason: SkipReason,
+    detail: &str,
+) -> (ReadItem, Option<String>) {
     match drain(rec, None) {
         Ok(_) => (skip(rec, reason, detail), None),
         Err(e) => (skip(rec, SkipReason::BadRecord, &e), Some(e)),
