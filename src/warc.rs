@@ -10,11 +10,11 @@
 //! - Never panics on any input; a repeating reader error ends iteration with `Partial`.
 
 use crate::counts::SkipReason;
-use fastwarc::warc::iter::ArchiveIterator;
+use fastwarc::warc::iter::{ArchiveIterator, ArchiveIteratorOptions};
 use fastwarc::warc::record::{AutoDecode, WarcRecord};
 use std::borrow::Cow;
 use std::io::{BufRead, Read};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Reader settings.
 #[derive(Debug, Clone)]
@@ -87,6 +87,8 @@ pub struct WarcReader {
     total_errors: u32,
     /// Iteration has ended (EOF or a fatal error); `status` is final.
     done: bool,
+    /// Kept to locate a damaged gzip member after an error (cold path only).
+    path: PathBuf,
 }
 
 /// Largest WARC/HTTP header block accepted (fastwarc's default is 32 KiB; ClueWeb needs more).
@@ -98,9 +100,19 @@ impl WarcReader {
     /// Opens `path` (`.gz`/`.zst`/`.lz4` by extension, gzip/zstd/lz4 by magic bytes otherwise).
     /// A missing or unreadable file is an `Err`.
     pub fn open(path: &Path, options: ReaderOptions) -> std::io::Result<WarcReader> {
-        // `from_path` picks the decompressor by extension; for other names the iterator
-        // sniffs magic bytes itself on the first `next()`.
-        let iter = ArchiveIterator::from_path(path)?
+        // `from_path` picks the decompressor by extension (.gz/.zst/.lz4) but then turns magic
+        // sniffing off; for any other name keep sniffing on so `x.warc.gz.bad` still works.
+        let known = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| matches!(e, "gz" | "zst" | "lz4"));
+        let iter = if known {
+            ArchiveIterator::from_path(path)?
+        } else {
+            let file = std::io::BufReader::with_capacity(1 << 20, std::fs::File::open(path)?);
+            ArchiveIterator::with_options(file, ArchiveIteratorOptions::default())
+        };
+        let iter = iter
             .with_quirks_mode(true)
             // HTTP is parsed by hand in `classify` so that a broken HTTP head is attributed to
             // its record (the iterator would return a bare `Err` without the record).
@@ -115,6 +127,7 @@ impl WarcReader {
             consecutive_errors: 0,
             total_errors: 0,
             done: false,
+            path: path.to_path_buf(),
         })
     }
 
@@ -171,7 +184,11 @@ impl Iterator for WarcReader {
                 Err(e) => {
                     self.consecutive_errors += 1;
                     self.total_errors += 1;
-                    self.mark_partial(self.last_offset, e.to_string());
+                    if self.status == FileStatus::Complete {
+                        let offset = locate_gzip_damage(&self.path, self.last_offset)
+                            .unwrap_or(self.last_offset);
+                        self.mark_partial(offset, e.to_string());
+                    }
                     if self.consecutive_errors >= 2 || self.total_errors >= MAX_ERRORS {
                         return self.finish();
                     }
@@ -179,6 +196,30 @@ impl Iterator for WarcReader {
             }
         }
     }
+}
+
+/// After an iterator error in a gzip file: walks the gzip members from `from` (the member of
+/// the last good record) and returns the offset of the first member that fails to decode (or
+/// the end of the last complete member for a cut file). `None` for non-gzip files or when no
+/// damage is found within a bounded number of members. Cold path: runs once per damaged file.
+fn locate_gzip_damage(path: &Path, from: u64) -> Option<u64> {
+    use std::io::{Seek, SeekFrom};
+    if path.extension().is_none_or(|e| e != "gz") {
+        return None;
+    }
+    let mut file = std::io::BufReader::new(std::fs::File::open(path).ok()?);
+    file.seek(SeekFrom::Start(from)).ok()?;
+    for _ in 0..1024 {
+        let start = file.stream_position().ok()?;
+        if file.fill_buf().ok()?.is_empty() {
+            return None;
+        }
+        let mut member = flate2::bufread::GzDecoder::new(&mut file);
+        if std::io::copy(&mut member, &mut std::io::sink()).is_err() {
+            return Some(start);
+        }
+    }
+    None
 }
 
 fn warc_header(rec: &WarcRecord, name: &str) -> Option<String> {
@@ -274,6 +315,17 @@ fn classify(rec: &mut WarcRecord, options: &ReaderOptions) -> (ReadItem, Option<
         return finish_skip(rec, reason, rtype.as_str());
     }
     if !rec.headers().contains_key("Content-Length") {
+        // At EOF this is a header block cut short by a truncated file, not just a bad record.
+        let at_eof = rec.reader_mut().is_some_and(|r| {
+            r.reset_limit();
+            let eof = r.fill_buf().map(|b| b.is_empty()).unwrap_or(true);
+            r.set_limit(0);
+            eof
+        });
+        if at_eof {
+            let e = "WARC header cut short at end of file".to_string();
+            return (skip(rec, SkipReason::BadRecord, &e), Some(e));
+        }
         return finish_skip(rec, SkipReason::BadRecord, "missing Content-Length");
     }
 

@@ -52,37 +52,345 @@ fn shared() -> Option<PathBuf> {
     }
 }
 
+fn edge(sh: &Path, name: &str) -> Summary {
+    read(&sh.join("samples/edge").join(name))
+}
+
+fn real(sh: &Path, name: &str) -> Summary {
+    read(&sh.join("samples/real").join(name))
+}
+
+fn assert_complete(s: &Summary, name: &str) {
+    assert_eq!(s.status, Some(FileStatus::Complete), "{name}");
+}
+
 #[test]
-fn dump_all() {
+fn edge_samples_plain_and_gz() {
     let Some(sh) = shared() else { return };
-    for dir in [
-        "samples/edge",
-        "samples/real/webrecorder+warcio",
-        "samples/real/webrecorder+pywb",
-        "samples/real/chatnoir-eu+chatnoir-resiliparse",
-        "samples/real/commoncrawl+whirlwind-python",
-        "samples/real/iipc+jwarc",
-    ] {
-        let mut entries: Vec<_> = std::fs::read_dir(sh.join(dir))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        entries.sort();
-        for p in entries {
-            if p.extension().is_some_and(|e| e == "md") {
-                continue;
-            }
-            let s = read(&p);
-            eprintln!(
-                "{:70} rec={:3} pages={:3} skips={:?} status={:?}",
-                p.strip_prefix(&sh).unwrap().display(),
-                s.records,
-                s.pages,
-                s.skips,
-                s.status
+    for ext in ["warc", "warc.gz"] {
+        let f = |n: &str| format!("{n}.{ext}");
+        // (name, records, pages, bad records)
+        let cases = [
+            ("ok_10_11", 3, 3, 0),
+            ("warc_0_18", 3, 3, 0),
+            ("lf_only_headers", 3, 3, 0),
+            ("header_continuation", 3, 3, 0),
+            ("garbage_between", 3, 3, 0),
+            // CL 10 bytes short: that record flagged, the other 3 kept.
+            ("cl_too_short", 4, 3, 1),
+            // CL 10 bytes long eats the next record's `WARC/1.0` line: flagged, the next
+            // record is lost in the resync, later records kept.
+            ("cl_too_long", 3, 2, 1),
+            ("missing_content_length", 3, 2, 1),
+            ("chunked_only", 4, 4, 0),
+            ("gzip_only", 4, 4, 0),
+            ("chunked_gzip", 4, 4, 0),
+        ];
+        for (name, records, pages, bad) in cases {
+            let s = edge(&sh, &f(name));
+            assert_eq!(
+                (s.records, s.pages, s.count(SkipReason::BadRecord)),
+                (records, pages, bad),
+                "{name}.{ext}: {s:?}"
+            );
+            assert_complete(&s, name);
+        }
+        // The last record survives the damage in every resync case.
+        for name in [
+            "cl_too_short",
+            "cl_too_long",
+            "missing_content_length",
+            "garbage_between",
+        ] {
+            let s = edge(&sh, &f(name));
+            assert!(
+                s.page_bodies.last().unwrap().ends_with(b"</html>"),
+                "{name}"
             );
         }
     }
+}
+
+#[test]
+fn edge_samples_decode() {
+    use outward::decode::{DecodeOptions, decode_body};
+    let Some(sh) = shared() else { return };
+    for name in [
+        "chunked_only.warc",
+        "gzip_only.warc.gz",
+        "chunked_gzip.warc.gz",
+        "chunked_gzip.warc",
+    ] {
+        let path = sh.join("samples/edge").join(name);
+        let mut n = 0;
+        for item in WarcReader::open(&path, ReaderOptions::default()).unwrap() {
+            let ReadItem::Page(p) = item else { continue };
+            let d = decode_body(
+                &p.http_headers,
+                p.content_type.as_deref(),
+                &p.body,
+                &DecodeOptions::default(),
+            )
+            .unwrap_or_else(|e| panic!("{name}: {e:?}"));
+            assert!(
+                d.html.contains("<html") && d.html.trim_end().ends_with("</html>"),
+                "{name}: {}",
+                d.html
+            );
+            n += 1;
+        }
+        assert_eq!(n, 4, "{name}");
+    }
+}
+
+#[test]
+fn edge_samples_damaged_gzip() {
+    let Some(sh) = shared() else { return };
+    let s = edge(&sh, "corrupt_member.warc.gz");
+    assert_eq!((s.records, s.pages), (1, 1), "{s:?}");
+    match &s.status {
+        Some(FileStatus::Partial { offset, .. }) => assert_eq!(*offset, 245),
+        other => panic!("corrupt_member: {other:?}"),
+    }
+    let s = edge(&sh, "truncated_tail.warc.gz");
+    assert_eq!(
+        (s.records, s.pages, s.count(SkipReason::BadRecord)),
+        (4, 3, 1),
+        "{s:?}"
+    );
+    match &s.status {
+        Some(FileStatus::Partial { offset, error }) => {
+            assert_eq!(*offset, 735);
+            assert!(error.contains("truncated"), "{error}");
+        }
+        other => panic!("truncated_tail: {other:?}"),
+    }
+}
+
+#[test]
+fn real_samples() {
+    let Some(sh) = shared() else { return };
+    // (file, records, pages, complete)
+    let cases = [
+        (
+            "chatnoir-eu+chatnoir-resiliparse/warcfile.warc.gz",
+            50,
+            16,
+            true,
+        ),
+        (
+            "chatnoir-eu+chatnoir-resiliparse/warcfile.warc",
+            50,
+            16,
+            true,
+        ),
+        (
+            "chatnoir-eu+chatnoir-resiliparse/warcfile.warc.lz4",
+            50,
+            16,
+            true,
+        ),
+        (
+            "chatnoir-eu+chatnoir-resiliparse/clueweb-quirk.warc.gz",
+            30,
+            29,
+            true,
+        ),
+        (
+            "chatnoir-eu+chatnoir-resiliparse/block-sized-records.warc.gz",
+            3,
+            0,
+            true,
+        ),
+        (
+            "chatnoir-eu+chatnoir-resiliparse/clipped.warc.gz",
+            1,
+            0,
+            false,
+        ),
+        ("commoncrawl+whirlwind-python/whirlwind.warc.gz", 4, 1, true),
+        (
+            "commoncrawl+whirlwind-python/whirlwind.warc.wet.gz",
+            2,
+            0,
+            true,
+        ),
+        ("iipc+jwarc/cc.warc.gz", 1, 1, true),
+        ("iipc+jwarc/gzip_extra_sl.warc.gz", 1, 0, true),
+        // 20 HTML responses, 4 of them non-200.
+        ("webrecorder+pywb/iana.warc.gz", 343, 16, true),
+        ("webrecorder+pywb/dupes.warc.gz", 25, 1, true),
+        ("webrecorder+pywb/example-wget-1-14.warc.gz", 6, 1, true),
+        // One gzip member for the whole file, odd extension: sniffed by magic bytes.
+        ("webrecorder+warcio/example-bad.warc.gz.bad", 6, 1, true),
+        (
+            "webrecorder+warcio/example-bad-non-chunked.warc.gz",
+            6,
+            1,
+            true,
+        ),
+        (
+            "webrecorder+warcio/example-wrong-chunks.warc.gz",
+            2,
+            1,
+            true,
+        ),
+        (
+            "webrecorder+warcio/example-iana.org-chunked.warc",
+            3,
+            1,
+            true,
+        ),
+        ("webrecorder+warcio/example-resource.warc.gz", 3, 1, true),
+        // The response is cut short inside the file: flagged, not a page.
+        ("webrecorder+warcio/example-trunc.warc", 4, 0, true),
+    ];
+    for (name, records, pages, complete) in cases {
+        let s = real(&sh, name);
+        assert_eq!(
+            (s.records, s.pages, !s.partial()),
+            (records, pages, complete),
+            "{name}: {s:?}"
+        );
+    }
+    let s = real(&sh, "webrecorder+warcio/example-trunc.warc");
+    assert_eq!(s.count(SkipReason::BadRecord), 1);
+    let s = real(&sh, "webrecorder+pywb/iana.warc.gz");
+    assert_eq!(
+        (s.count(SkipReason::Revisit), s.count(SkipReason::Status)),
+        (123, 4)
+    );
+    let s = real(&sh, "chatnoir-eu+chatnoir-resiliparse/clipped.warc.gz");
+    assert_eq!(s.count(SkipReason::BadRecord), 1);
+}
+
+#[test]
+fn missing_file_is_err() {
+    assert!(
+        WarcReader::open(
+            Path::new("/nonexistent/x.warc.gz"),
+            ReaderOptions::default()
+        )
+        .is_err()
+    );
+}
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/reader")
+        .join(name)
+}
+
+/// Own fixtures (see testdata/reader/make_fixtures.py): one record per outcome.
+#[test]
+fn own_fixture_every_outcome() {
+    use outward::decode::{CharsetSource, DecodeOptions, decode_body};
+    for name in ["mixed.warc", "mixed.warc.gz"] {
+        let mut reader = WarcReader::open(&fixture(name), ReaderOptions::default()).unwrap();
+        let items: Vec<ReadItem> = reader.by_ref().collect();
+        assert_eq!(reader.status(), FileStatus::Complete, "{name}");
+        let kinds: Vec<String> = items
+            .iter()
+            .map(|i| match i {
+                ReadItem::Page(p) => format!("page {}", p.target_uri.as_deref().unwrap_or("")),
+                ReadItem::Skipped(s) => s.reason.as_str().to_string(),
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                "other_type",
+                "other_type",
+                "page http://example.org/chunked-gzip",
+                "status",
+                "page file:///resource.html",
+                "revisit",
+                "not_html",
+                "page http://example.org/no-type",
+                "empty",
+                "page http://example.org/last",
+            ],
+            "{name}"
+        );
+        let ReadItem::Page(p) = &items[2] else {
+            unreachable!()
+        };
+        assert_eq!(
+            p.record_id,
+            "<urn:uuid:00000000-0000-0000-0000-000000000003>"
+        );
+        assert_eq!(p.date.as_deref(), Some("2024-05-01T12:00:03Z"));
+        assert_eq!(
+            p.payload_digest.as_deref(),
+            Some("sha1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA03")
+        );
+        assert_eq!(
+            p.content_type.as_deref(),
+            Some("text/html; charset=iso-8859-1")
+        );
+        assert_eq!(p.http_headers.len(), 3);
+        assert_eq!(
+            p.http_headers[1],
+            ("Transfer-Encoding".to_string(), "chunked".to_string())
+        );
+        // Body as stored: still chunked.
+        assert!(
+            p.body.starts_with(b"32;ext=1\r\n\x1f\x8b"),
+            "{:?}",
+            &p.body[..12]
+        );
+        let d = decode_body(
+            &p.http_headers,
+            p.content_type.as_deref(),
+            &p.body,
+            &DecodeOptions::default(),
+        )
+        .unwrap();
+        assert!(d.html.contains("Grüße aus Köln"));
+        // Declared iso-8859-1 but valid UTF-8.
+        assert_eq!(d.charset_source, CharsetSource::Utf8Valid);
+        let ReadItem::Page(r) = &items[4] else {
+            unreachable!()
+        };
+        assert!(r.http_headers.is_empty());
+        assert_eq!(r.content_type.as_deref(), Some("text/html"));
+        if name.ends_with(".gz") {
+            // Offsets are gzip member offsets: the first member starts at 0, all increase.
+            let offsets: Vec<u64> = items
+                .iter()
+                .map(|i| match i {
+                    ReadItem::Page(p) => p.offset,
+                    ReadItem::Skipped(s) => s.offset,
+                })
+                .collect();
+            assert_eq!(offsets[0], 0);
+            assert!(offsets.windows(2).all(|w| w[0] < w[1]), "{offsets:?}");
+        }
+    }
+}
+
+#[test]
+fn own_fixture_too_big_and_truncated() {
+    let opts = ReaderOptions {
+        max_record_bytes: 300,
+    };
+    let items: Vec<ReadItem> = WarcReader::open(&fixture("mixed.warc.gz"), opts)
+        .unwrap()
+        .collect();
+    let too_big = items
+        .iter()
+        .filter(|i| matches!(i, ReadItem::Skipped(s) if s.reason == SkipReason::TooBig))
+        .count();
+    // The two plain PAGE bodies (~430 bytes) are too big; the gzipped one (~150) is not.
+    assert_eq!((items.len(), too_big), (10, 2));
+
+    let s = read(&fixture("truncated.warc.gz"));
+    assert_eq!(
+        (s.records, s.pages, s.count(SkipReason::BadRecord)),
+        (10, 3, 1),
+        "{s:?}"
+    );
+    assert!(s.partial());
 }
 
 /// Throughput and outcome tally over the dev WARCs (release: `cargo test --release --test
