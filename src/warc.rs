@@ -415,3 +415,102 @@ fn finish_skip(
         Err(e) => (skip(rec, SkipReason::BadRecord, &e), Some(e)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn html_types() {
+        assert!(is_html_or_missing(None));
+        assert!(is_html_or_missing(Some("")));
+        assert!(is_html_or_missing(Some("text/html")));
+        assert!(is_html_or_missing(Some("Text/HTML; charset=UTF-8")));
+        assert!(is_html_or_missing(Some(" application/xhtml+xml ;q")));
+        assert!(!is_html_or_missing(Some("text/plain")));
+        assert!(!is_html_or_missing(Some("image/png")));
+        assert!(!is_html_or_missing(Some("text/htmlx")));
+    }
+
+    fn write_tmp(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
+        let p = dir.join(name);
+        std::fs::write(&p, bytes).unwrap();
+        p
+    }
+
+    fn response(id: u32, status: &str, ctype: &str, body: &str) -> Vec<u8> {
+        let http = format!("HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\n\r\n{body}");
+        format!(
+            "WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:x:{id}>\r\n\
+             Content-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n{http}\r\n\r\n",
+            http.len()
+        )
+        .into_bytes()
+    }
+
+    #[test]
+    fn classifies_and_copies() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut bytes = response(1, "200 OK", "text/html", "<p>a</p>");
+        bytes.extend(response(2, "301 Moved", "text/html", "<p>b</p>"));
+        bytes.extend(response(3, "200 OK", "application/pdf", "%PDF"));
+        bytes.extend(response(4, "200 OK", "text/html", ""));
+        let p = write_tmp(dir.path(), "a.warc", &bytes);
+        let mut r = WarcReader::open(&p, ReaderOptions::default()).unwrap();
+        let items: Vec<ReadItem> = r.by_ref().collect();
+        assert_eq!(r.status(), FileStatus::Complete);
+        assert_eq!(items.len(), 4);
+        match &items[0] {
+            ReadItem::Page(pg) => {
+                assert_eq!(pg.body, b"<p>a</p>");
+                assert_eq!(pg.record_id, "<urn:x:1>");
+                assert_eq!(pg.offset, 0);
+                assert_eq!(pg.content_type.as_deref(), Some("text/html"));
+            }
+            other => panic!("{other:?}"),
+        }
+        let reasons: Vec<SkipReason> = items[1..]
+            .iter()
+            .map(|i| match i {
+                ReadItem::Skipped(s) => s.reason,
+                ReadItem::Page(_) => panic!("page"),
+            })
+            .collect();
+        assert_eq!(
+            reasons,
+            [SkipReason::Status, SkipReason::NotHtml, SkipReason::Empty]
+        );
+        // Plain-file offsets are byte offsets of the `WARC/` line.
+        let second = response(1, "200 OK", "text/html", "<p>a</p>").len() as u64;
+        match &items[1] {
+            ReadItem::Skipped(s) => assert_eq!(s.offset, second),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn garbage_file_is_empty_and_complete() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = write_tmp(
+            dir.path(),
+            "junk.warc",
+            b"this is not a warc file\n\x00\x01\x02",
+        );
+        let mut r = WarcReader::open(&p, ReaderOptions::default()).unwrap();
+        assert_eq!(r.by_ref().count(), 0);
+        assert_eq!(r.status(), FileStatus::Complete);
+        // Not gzip despite the name: an error, reported as Partial at offset 0.
+        let p = write_tmp(
+            dir.path(),
+            "junk.warc.gz",
+            b"this is not gzip at all, sorry",
+        );
+        let mut r = WarcReader::open(&p, ReaderOptions::default()).unwrap();
+        assert_eq!(r.by_ref().count(), 0);
+        assert!(
+            matches!(r.status(), FileStatus::Partial { offset: 0, .. }),
+            "{:?}",
+            r.status()
+        );
+    }
+}

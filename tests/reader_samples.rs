@@ -450,3 +450,52 @@ fn throughput_dev() {
         );
     }
 }
+
+/// Robustness: every truncation point and many byte flips of the own fixtures must neither
+/// panic nor loop; every page must go through the decoder without panicking.
+#[test]
+fn no_panic_on_damage() {
+    use outward::decode::{DecodeOptions, decode_body};
+    let dir = tempfile::tempdir().unwrap();
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut rnd = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for name in ["mixed.warc", "mixed.warc.gz"] {
+        let orig = std::fs::read(fixture(name)).unwrap();
+        let target = dir.path().join(name);
+        let mut variants: Vec<Vec<u8>> = (0..orig.len())
+            .step_by(7)
+            .map(|n| orig[..n].to_vec())
+            .collect();
+        for _ in 0..300 {
+            let mut v = orig.clone();
+            for _ in 0..1 + rnd() % 4 {
+                let at = (rnd() % v.len() as u64) as usize;
+                v[at] = rnd() as u8;
+            }
+            variants.push(v);
+        }
+        for v in variants {
+            std::fs::write(&target, &v).unwrap();
+            let mut reader = WarcReader::open(&target, ReaderOptions::default()).unwrap();
+            let mut n = 0;
+            for item in reader.by_ref() {
+                n += 1;
+                assert!(n < 1000, "runaway iteration");
+                if let ReadItem::Page(p) = item {
+                    let _ = decode_body(
+                        &p.http_headers,
+                        p.content_type.as_deref(),
+                        &p.body,
+                        &DecodeOptions::default(),
+                    );
+                }
+            }
+            let _ = reader.status();
+        }
+    }
+}
