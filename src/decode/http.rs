@@ -16,6 +16,9 @@ pub enum Error {
     TooBig,
     /// The named encoding failed (corrupt stream or unknown coding).
     Failed(String),
+    /// The stream broke off after producing some output (a body cut at a crawler's size limit);
+    /// the bytes decoded up to the break.
+    Truncated(Vec<u8>),
 }
 
 /// Undoes `Transfer-Encoding: chunked`. Tolerant: chunk extensions (`;name=value`), LF-only
@@ -85,10 +88,11 @@ fn read_capped(
     size_hint: usize,
 ) -> Result<Vec<u8>, Error> {
     let mut out = Vec::with_capacity(size_hint.min(cap).saturating_add(1));
-    let n = (&mut r)
-        .take(cap as u64 + 1)
-        .read_to_end(&mut out)
-        .map_err(|e| Error::Failed(format!("{what}: {e}")))?;
+    let n = match (&mut r).take(cap as u64 + 1).read_to_end(&mut out) {
+        Ok(n) => n,
+        Err(_) if !out.is_empty() && out.len() <= cap => return Err(Error::Truncated(out)),
+        Err(e) => return Err(Error::Failed(format!("{what}: {e}"))),
+    };
     if n > cap {
         return Err(Error::TooBig);
     }
@@ -127,7 +131,8 @@ pub fn decode_one<'a>(
             ) {
                 Ok(v) => v,
                 Err(Error::TooBig) => return Err(Error::TooBig),
-                Err(_) => read_capped(
+                Err(Error::Truncated(p)) => return Err(Error::Truncated(p)),
+                Err(Error::Failed(_)) => read_capped(
                     flate2::read::DeflateDecoder::new(&body[..]),
                     cap,
                     "deflate",
@@ -166,8 +171,17 @@ pub fn decode_content<'a>(
     cap: usize,
 ) -> Result<Cow<'a, [u8]>, Error> {
     let mut cur = Cow::Borrowed(body);
-    for coding in encodings.rsplit(',') {
-        cur = decode_one(coding, cur, cap)?;
+    let codings: Vec<&str> = encodings.rsplit(',').collect();
+    let last = codings.len() - 1;
+    for (i, coding) in codings.into_iter().enumerate() {
+        cur = match decode_one(coding, cur, cap) {
+            Ok(c) => c,
+            // A partial result is only meaningful from the outermost (last applied) coding.
+            Err(Error::Truncated(_)) if i != last => {
+                return Err(Error::Failed(format!("{coding}: truncated stream")));
+            }
+            Err(e) => return Err(e),
+        };
     }
     Ok(cur)
 }
@@ -335,6 +349,25 @@ mod tests {
         ));
         assert!(matches!(
             decode_content("compress", PAGE, 1 << 20),
+            Err(Error::Failed(_))
+        ));
+    }
+
+    #[test]
+    fn truncated_gzip_gives_partial_output() {
+        let big: Vec<u8> = (0..20_000u32)
+            .flat_map(|i| format!("<p>line {i}</p>").into_bytes())
+            .collect();
+        let gz = gzip(&big);
+        match decode_content("gzip", &gz[..gz.len() / 2], 1 << 24) {
+            Err(Error::Truncated(p)) => {
+                assert!(p.len() > 1000 && big.starts_with(&p), "{}", p.len());
+            }
+            other => panic!("{:?}", other.map(|c| c.len())),
+        }
+        // Cut inside the gzip header: nothing decoded, a plain failure.
+        assert!(matches!(
+            decode_content("gzip", &gz[..5], 1 << 24),
             Err(Error::Failed(_))
         ));
     }

@@ -73,7 +73,8 @@ pub struct DecodeError {
 /// Steps: size cap on the stored body → de-chunk when `Transfer-Encoding: chunked` (a body that
 /// is not really chunked stays raw) → undo `Content-Encoding` (capped at `max_decoded_bytes`;
 /// a body that fails to decode but already looks like HTML is used raw, which covers Common
-/// Crawl's decoded payloads under `Content-Encoding: gzip`) → empty check → HTML check
+/// Crawl's decoded payloads under `Content-Encoding: gzip`; otherwise a stream that breaks off
+/// after producing HTML keeps the decoded part, as browsers do) → empty check → HTML check
 /// (declared non-HTML media type, or sniffing when the type is missing; binary junk is never
 /// HTML) → [`decode_charset`].
 pub fn decode_body(
@@ -110,6 +111,12 @@ pub fn decode_body(
                     SkipReason::TooBig,
                     "decoded body over max_decoded_bytes",
                 ));
+            }
+            Err(http::Error::Truncated(partial)) if http::looks_like_html(&partial) => {
+                Cow::Owned(partial)
+            }
+            Err(http::Error::Truncated(_)) => {
+                return Err(err(SkipReason::DecodeError, "truncated stream, no HTML"));
             }
             Err(http::Error::Failed(e)) => return Err(err(SkipReason::DecodeError, &e)),
         },
@@ -268,6 +275,20 @@ mod tests {
             ),
             SkipReason::DecodeError
         );
+    }
+
+    #[test]
+    fn truncated_gzip_keeps_the_decoded_part() {
+        let page: String = std::iter::once("<html><body>".to_string())
+            .chain((0..5000).map(|i| format!("<p>paragraph {i}</p>")))
+            .collect();
+        let gz = gzip(page.as_bytes());
+        let d = ok(
+            &[("Content-Encoding", "gzip")],
+            Some("text/html"),
+            &gz[..gz.len() / 2],
+        );
+        assert!(d.html.len() > 1000 && page.starts_with(&d.html));
     }
 
     #[test]
