@@ -401,6 +401,45 @@ fn throughput_dev() {
     use outward::decode::{DecodeOptions, decode_body};
     use std::collections::BTreeMap;
     let Some(sh) = shared() else { return };
+    // Baseline: bare fastwarc iteration (gunzip + WARC headers + HTTP heads, no copies).
+    let dragnet = sh.join("data/dev/dragnet.warc.gz");
+    if dragnet.exists() {
+        let t = std::time::Instant::now();
+        let it = fastwarc::warc::iter::ArchiveIterator::from_path(&dragnet)
+            .unwrap()
+            .with_quirks_mode(true)
+            .with_parse_http(true);
+        let (mut n, mut bytes) = (0u64, 0u64);
+        for r in it {
+            let r = r.unwrap();
+            let mut r = r.borrow_mut();
+            n += 1;
+            bytes += r.consume().unwrap() as u64;
+        }
+        let secs = t.elapsed().as_secs_f64();
+        eprintln!(
+            "baseline fastwarc dragnet: {n} records, {:.1} MB payload in {secs:.3}s = {:.0} MB/s",
+            bytes as f64 / 1e6,
+            bytes as f64 / 1e6 / secs
+        );
+        // WarcReader alone (pages dropped right away), best of 3.
+        for _ in 0..3 {
+            let t = std::time::Instant::now();
+            let (mut n, mut bytes) = (0u64, 0u64);
+            for item in WarcReader::open(&dragnet, ReaderOptions::default()).unwrap() {
+                n += 1;
+                if let ReadItem::Page(p) = item {
+                    bytes += p.body.len() as u64;
+                }
+            }
+            let secs = t.elapsed().as_secs_f64();
+            eprintln!(
+                "WarcReader dragnet: {n} records, {:.1} MB page payload in {secs:.3}s = {:.0} MB/s",
+                bytes as f64 / 1e6,
+                bytes as f64 / 1e6 / secs
+            );
+        }
+    }
     let mut files: Vec<_> = std::fs::read_dir(sh.join("data/dev"))
         .unwrap()
         .map(|e| e.unwrap().path())
