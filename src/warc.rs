@@ -8,6 +8,24 @@
 //!   HTML `resource`) or a [`Skip`] with its [`SkipReason`].
 //! - After iteration, [`WarcReader::status`] says whether the file was read to its end.
 //! - Never panics on any input; a repeating reader error ends iteration with `Partial`.
+//!
+//! Implementation (fastwarc 2.0.0, see `../shared/NOTES.md`):
+//! - `ArchiveIterator` in quirks mode (LF-only headers, junk between records, WARC/0.18),
+//!   1 MiB header limit, `AutoDecode::None`: [`RawPage::body`] is the HTTP body exactly as
+//!   stored (still chunked / gzip / br if the archiver kept it so); the decoder stage undoes
+//!   Transfer- and Content-Encoding. HTTP heads are parsed here, per record, so a broken head
+//!   becomes that record's `BadRecord` instead of an anonymous iterator error.
+//! - Memory: one record at a time; only page bodies (≤ `max_record_bytes`) are copied, every
+//!   other record is drained through fastwarc's buffer without a copy.
+//! - `BadRecord`: a block shorter than its Content-Length (cut file: the file also becomes
+//!   `Partial`), no Content-Length, an unparseable HTTP head or status line, or a page whose
+//!   block is directly followed by something other than CR/LF, EOF or `WARC/` (Content-Length
+//!   off; junk after a proper trailer is just skipped by the resync).
+//! - `Partial { offset, error }`: `offset` is the gzip member that failed to decode (found by a
+//!   cold-path rescan from the last good member) or, for other failures, the offset of the
+//!   last record read; for a cut last record, that record's offset.
+//! - Not handled: ARC files (read as zero records, `Complete`); records after a corrupt gzip
+//!   member (fastwarc drops its reader; the file ends `Partial` there).
 
 use crate::counts::SkipReason;
 use fastwarc::warc::iter::{ArchiveIterator, ArchiveIteratorOptions};
@@ -80,7 +98,7 @@ pub struct WarcReader {
     iter: Option<ArchiveIterator>,
     options: ReaderOptions,
     status: FileStatus,
-    /// Offset just past the last record seen (start offset of the last record when unknown).
+    /// Start offset of the last record read (where a later error is reported by default).
     last_offset: u64,
     /// Consecutive iterator errors; two in a row end the file.
     consecutive_errors: u32,
