@@ -24,8 +24,11 @@
 //! - `Partial { offset, error }`: `offset` is the gzip member that failed to decode (found by a
 //!   cold-path rescan from the last good member) or, for other failures, the offset of the
 //!   last record read; for a cut last record, that record's offset.
-//! - Not handled: ARC files (read as zero records, `Complete`); records after a corrupt gzip
-//!   member (fastwarc drops its reader; the file ends `Partial` there).
+//! - A corrupt gzip member (fastwarc returns `Err` and drops its reader) becomes one
+//!   `Skipped(BadRecord)` item with `record_id: None` at the member's offset; the reader then
+//!   resyncs on the next gzip member that decodes to `WARC/` and goes on (file `Partial`).
+//!   Two errors in a row, or 64 in one file, end the file.
+//! - Not handled: ARC files (read as zero records, `Complete`).
 
 use crate::counts::SkipReason;
 use fastwarc::warc::iter::{ArchiveIterator, ArchiveIteratorOptions};
@@ -130,15 +133,8 @@ impl WarcReader {
             let file = std::io::BufReader::with_capacity(1 << 20, std::fs::File::open(path)?);
             ArchiveIterator::with_options(file, ArchiveIteratorOptions::default())
         };
-        let iter = iter
-            .with_quirks_mode(true)
-            // HTTP is parsed by hand in `classify` so that a broken HTTP head is attributed to
-            // its record (the iterator would return a bare `Err` without the record).
-            .with_parse_http(false)
-            .with_decode_http_payload(AutoDecode::None)
-            .with_max_header_len(MAX_HEADER_LEN);
         Ok(WarcReader {
-            iter: Some(iter),
+            iter: Some(configure(iter)),
             options,
             status: FileStatus::Complete,
             last_offset: 0,
@@ -202,18 +198,123 @@ impl Iterator for WarcReader {
                 Err(e) => {
                     self.consecutive_errors += 1;
                     self.total_errors += 1;
-                    if self.status == FileStatus::Complete {
-                        let offset = locate_gzip_damage(&self.path, self.last_offset)
-                            .unwrap_or(self.last_offset);
-                        self.mark_partial(offset, e.to_string());
-                    }
+                    let damage = locate_gzip_damage(&self.path, self.last_offset);
+                    let offset = damage.unwrap_or(self.last_offset);
+                    let error = e.to_string();
+                    self.mark_partial(offset, error.clone());
                     if self.consecutive_errors >= 2 || self.total_errors >= MAX_ERRORS {
                         return self.finish();
                     }
+                    // Resync on the next intact gzip member after the damaged one, so one bad
+                    // member does not cost the rest of the file.
+                    match damage.and_then(|d| self.resync_after(d)) {
+                        Some((iter, start)) => {
+                            self.iter = Some(iter);
+                            self.consecutive_errors = 0;
+                            // A later error is searched for from here on (progress guaranteed).
+                            self.last_offset = start;
+                        }
+                        None => {
+                            // Nothing to resume on: the damage is reported, iteration ends.
+                            self.done = true;
+                            self.iter = None;
+                        }
+                    }
+                    // The damaged region is counted as one bad record at its offset.
+                    return Some(ReadItem::Skipped(Skip {
+                        reason: SkipReason::BadRecord,
+                        record_id: None,
+                        offset,
+                        detail: error,
+                    }));
                 }
             }
         }
     }
+}
+
+impl WarcReader {
+    /// Opens a fresh iterator on the first gzip member after `damaged` whose content starts with
+    /// `WARC/`. Offsets stay absolute (fastwarc takes the member position from the file).
+    fn resync_after(&self, damaged: u64) -> Option<(ArchiveIterator, u64)> {
+        use std::io::{Seek, SeekFrom};
+        let start = find_next_member(&self.path, damaged + 1)?;
+        let mut file =
+            std::io::BufReader::with_capacity(1 << 20, std::fs::File::open(&self.path).ok()?);
+        file.seek(SeekFrom::Start(start)).ok()?;
+        let gz = fastwarc::stream_io::gzip::GzipReader::new(file);
+        let options = ArchiveIteratorOptions {
+            stream_detect: false,
+            ..ArchiveIteratorOptions::default()
+        };
+        Some((configure(ArchiveIterator::with_options(gz, options)), start))
+    }
+}
+
+/// The iterator settings used for every file (see module docs).
+fn configure(iter: ArchiveIterator) -> ArchiveIterator {
+    iter.with_quirks_mode(true)
+        // HTTP is parsed by hand in `classify` so that a broken HTTP head is attributed to
+        // its record (the iterator would return a bare `Err` without the record).
+        .with_parse_http(false)
+        .with_decode_http_payload(AutoDecode::None)
+        .with_max_header_len(MAX_HEADER_LEN)
+}
+
+/// Offset of the first gzip member at or after `from` that decodes to something starting with
+/// `WARC/` (a 3-byte magic match alone could be chance inside compressed data).
+fn find_next_member(path: &Path, from: u64) -> Option<u64> {
+    use std::io::{Seek, SeekFrom};
+    let mut file = std::fs::File::open(path).ok()?;
+    let len = file.metadata().ok()?.len();
+    let mut pos = from;
+    let mut buf = vec![0u8; 1 << 20];
+    while pos < len {
+        file.seek(SeekFrom::Start(pos)).ok()?;
+        let n = read_full(&mut file, &mut buf)?;
+        if n < 3 {
+            return None;
+        }
+        let mut i = 0;
+        while let Some(j) = memchr::memmem::find(&buf[i..n], b"\x1f\x8b\x08") {
+            let cand = pos + (i + j) as u64;
+            if member_starts_with_warc(path, cand) {
+                return Some(cand);
+            }
+            i += j + 1;
+        }
+        if n < buf.len() {
+            return None;
+        }
+        // Overlap by 2 bytes so a magic split across reads is still seen.
+        pos += (n - 2) as u64;
+    }
+    None
+}
+
+fn read_full(file: &mut std::fs::File, buf: &mut [u8]) -> Option<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match file.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(_) => return None,
+        }
+    }
+    Some(n)
+}
+
+fn member_starts_with_warc(path: &Path, at: u64) -> bool {
+    use std::io::{Seek, SeekFrom};
+    let Ok(mut file) = std::fs::File::open(path) else {
+        return false;
+    };
+    if file.seek(SeekFrom::Start(at)).is_err() {
+        return false;
+    }
+    let mut head = [0u8; 5];
+    let mut dec = flate2::read::GzDecoder::new(std::io::BufReader::with_capacity(4096, file));
+    dec.read_exact(&mut head).is_ok() && &head == b"WARC/"
 }
 
 /// After an iterator error in a gzip file: walks the gzip members from `from` (the member of
@@ -517,14 +618,25 @@ mod tests {
         let mut r = WarcReader::open(&p, ReaderOptions::default()).unwrap();
         assert_eq!(r.by_ref().count(), 0);
         assert_eq!(r.status(), FileStatus::Complete);
-        // Not gzip despite the name: an error, reported as Partial at offset 0.
+        // Not gzip despite the name: one bad record, reported as Partial at offset 0.
         let p = write_tmp(
             dir.path(),
             "junk.warc.gz",
             b"this is not gzip at all, sorry",
         );
         let mut r = WarcReader::open(&p, ReaderOptions::default()).unwrap();
-        assert_eq!(r.by_ref().count(), 0);
+        let items: Vec<ReadItem> = r.by_ref().collect();
+        assert!(
+            matches!(
+                &items[..],
+                [ReadItem::Skipped(Skip {
+                    reason: SkipReason::BadRecord,
+                    offset: 0,
+                    ..
+                })]
+            ),
+            "{items:?}"
+        );
         assert!(
             matches!(r.status(), FileStatus::Partial { offset: 0, .. }),
             "{:?}",

@@ -146,8 +146,14 @@ fn edge_samples_decode() {
 #[test]
 fn edge_samples_damaged_gzip() {
     let Some(sh) = shared() else { return };
+    // Member 2 of 4 is corrupt: counted as one bad record at its offset, the reader resyncs
+    // on member 3 and keeps the last two records.
     let s = edge(&sh, "corrupt_member.warc.gz");
-    assert_eq!((s.records, s.pages), (1, 1), "{s:?}");
+    assert_eq!(
+        (s.records, s.pages, s.count(SkipReason::BadRecord)),
+        (4, 3, 1),
+        "{s:?}"
+    );
     match &s.status {
         Some(FileStatus::Partial { offset, .. }) => assert_eq!(*offset, 245),
         other => panic!("corrupt_member: {other:?}"),
@@ -536,5 +542,45 @@ fn no_panic_on_damage() {
             }
             let _ = reader.status();
         }
+    }
+}
+
+/// A corrupt gzip member in the middle of the own fixture: the damage is one `BadRecord`,
+/// the file is `Partial`, and the records after it are still read (resync).
+#[test]
+fn own_fixture_corrupt_member_resyncs() {
+    let orig = std::fs::read(fixture("mixed.warc.gz")).unwrap();
+    // Member offsets, from the plain reader.
+    let offsets: Vec<u64> = WarcReader::open(&fixture("mixed.warc.gz"), ReaderOptions::default())
+        .unwrap()
+        .map(|i| match i {
+            ReadItem::Page(p) => p.offset,
+            ReadItem::Skipped(s) => s.offset,
+        })
+        .collect();
+    assert_eq!(offsets.len(), 10);
+    // Garble the deflate data of member 5 (the resource record).
+    let (a, b) = (offsets[4] as usize, offsets[5] as usize);
+    let mut bad = orig.clone();
+    for x in &mut bad[a + 12..b - 8] {
+        *x = 0xff;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("corrupt.warc.gz");
+    std::fs::write(&path, &bad).unwrap();
+    let s = read(&path);
+    assert!(s.count(SkipReason::BadRecord) >= 1, "{s:?}");
+    assert_eq!(
+        s.page_uris.last().map(String::as_str),
+        Some("http://example.org/last"),
+        "{s:?}"
+    );
+    assert!(
+        s.page_uris
+            .contains(&"http://example.org/no-type".to_string())
+    );
+    match &s.status {
+        Some(FileStatus::Partial { offset, .. }) => assert_eq!(*offset, offsets[4]),
+        other => panic!("{other:?}"),
     }
 }
