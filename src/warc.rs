@@ -7,7 +7,7 @@
 //!   either a [`RawPage`] (a `response` with HTTP 200 and an HTML or missing content type, or an
 //!   HTML `resource`) or a [`Skip`] with its [`SkipReason`].
 //! - After iteration, [`WarcReader::status`] says whether the file was read to its end.
-//! - Never panics on any input; a repeating reader error ends iteration with `Partial`.
+//! - Never panics on any input; a reader error makes the file `Partial` (see below).
 //!
 //! Implementation (fastwarc 2.0.0, see `../shared/NOTES.md`):
 //! - `ArchiveIterator` in quirks mode (LF-only headers, junk between records, WARC/0.18),
@@ -27,7 +27,7 @@
 //! - A corrupt gzip member (fastwarc returns `Err` and drops its reader) becomes one
 //!   `Skipped(BadRecord)` item with `record_id: None` at the member's offset; the reader then
 //!   resyncs on the next gzip member that decodes to `WARC/` and goes on (file `Partial`).
-//!   Two errors in a row, or 64 in one file, end the file.
+//!   The failed fastwarc iterator is never polled again; 64 errors in one file end it.
 //! - Not handled: ARC files (read as zero records, `Complete`).
 
 use crate::counts::SkipReason;
@@ -103,9 +103,8 @@ pub struct WarcReader {
     status: FileStatus,
     /// Start offset of the last record read (where a later error is reported by default).
     last_offset: u64,
-    /// Consecutive iterator errors; two in a row end the file.
-    consecutive_errors: u32,
-    total_errors: u32,
+    /// Iterator errors so far (each one is a resync; `MAX_ERRORS` ends the file).
+    errors: u32,
     /// Iteration has ended (EOF or a fatal error); `status` is final.
     done: bool,
     /// Kept to locate a damaged gzip member after an error (cold path only).
@@ -114,7 +113,7 @@ pub struct WarcReader {
 
 /// Largest WARC/HTTP header block accepted (fastwarc's default is 32 KiB; ClueWeb needs more).
 const MAX_HEADER_LEN: usize = 1 << 20;
-/// After this many iterator errors in one file, stop even if they do not repeat back to back.
+/// After this many iterator errors (resyncs) in one file, stop.
 const MAX_ERRORS: u32 = 64;
 
 impl WarcReader {
@@ -138,8 +137,7 @@ impl WarcReader {
             options,
             status: FileStatus::Complete,
             last_offset: 0,
-            consecutive_errors: 0,
-            total_errors: 0,
+            errors: 0,
             done: false,
             path: path.to_path_buf(),
         })
@@ -170,64 +168,59 @@ impl Iterator for WarcReader {
         if self.done {
             return None;
         }
-        loop {
-            let iter = self.iter.as_mut()?;
-            let item = match iter.next() {
-                None => return self.finish(),
-                Some(item) => item,
-            };
-            match item {
-                Ok(rec) => {
-                    self.consecutive_errors = 0;
-                    let mut rec = match rec.try_borrow_mut() {
-                        Ok(r) => r,
-                        Err(_) => {
-                            self.mark_partial(self.last_offset, "record busy".to_string());
-                            return self.finish();
-                        }
-                    };
-                    let (item, truncated) = classify(&mut rec, &self.options);
-                    let offset = rec.stream_pos();
-                    drop(rec);
-                    self.last_offset = offset;
-                    if let Some(error) = truncated {
-                        self.mark_partial(offset, error);
-                    }
-                    return Some(item);
+        let item = match self.iter.as_mut()?.next() {
+            None => return self.finish(),
+            Some(item) => item,
+        };
+        match item {
+            Ok(rec) => {
+                let Ok(mut rec) = rec.try_borrow_mut() else {
+                    self.mark_partial(self.last_offset, "record busy".to_string());
+                    return self.finish();
+                };
+                let (item, truncated) = classify(&mut rec, &self.options);
+                let offset = rec.stream_pos();
+                drop(rec);
+                self.last_offset = offset;
+                if let Some(error) = truncated {
+                    self.mark_partial(offset, error);
                 }
-                Err(e) => {
-                    self.consecutive_errors += 1;
-                    self.total_errors += 1;
-                    let damage = locate_gzip_damage(&self.path, self.last_offset);
-                    let offset = damage.unwrap_or(self.last_offset);
-                    let error = e.to_string();
-                    self.mark_partial(offset, error.clone());
-                    if self.consecutive_errors >= 2 || self.total_errors >= MAX_ERRORS {
-                        return self.finish();
+                Some(item)
+            }
+            Err(e) => {
+                // The failed fastwarc iterator is never polled again (after an error it either
+                // repeats it forever or has dropped its reader): resync or stop.
+                self.errors += 1;
+                let damage = locate_gzip_damage(&self.path, self.last_offset);
+                let offset = damage.unwrap_or(self.last_offset);
+                let error = e.to_string();
+                self.mark_partial(offset, error.clone());
+                // Resync on the next intact gzip member after the damaged one, so one bad
+                // member does not cost the rest of the file.
+                let resync = if self.errors < MAX_ERRORS {
+                    damage.and_then(|d| self.resync_after(d))
+                } else {
+                    None
+                };
+                match resync {
+                    Some((iter, start)) => {
+                        self.iter = Some(iter);
+                        // A later error is searched for from here on (progress guaranteed).
+                        self.last_offset = start;
                     }
-                    // Resync on the next intact gzip member after the damaged one, so one bad
-                    // member does not cost the rest of the file.
-                    match damage.and_then(|d| self.resync_after(d)) {
-                        Some((iter, start)) => {
-                            self.iter = Some(iter);
-                            self.consecutive_errors = 0;
-                            // A later error is searched for from here on (progress guaranteed).
-                            self.last_offset = start;
-                        }
-                        None => {
-                            // Nothing to resume on: the damage is reported, iteration ends.
-                            self.done = true;
-                            self.iter = None;
-                        }
+                    None => {
+                        // Nothing to resume on: the damage is reported, iteration ends.
+                        self.done = true;
+                        self.iter = None;
                     }
-                    // The damaged region is counted as one bad record at its offset.
-                    return Some(ReadItem::Skipped(Skip {
-                        reason: SkipReason::BadRecord,
-                        record_id: None,
-                        offset,
-                        detail: error,
-                    }));
                 }
+                // The damaged region is counted as one bad record at its offset.
+                Some(ReadItem::Skipped(Skip {
+                    reason: SkipReason::BadRecord,
+                    record_id: None,
+                    offset,
+                    detail: error,
+                }))
             }
         }
     }
