@@ -99,10 +99,34 @@ fn nfkc_lower_into(seg: &str, out: &mut String) {
         return;
     }
     if is_nfkc_quick(seg.chars()) == IsNormalized::Yes {
-        out.push_str(&seg.to_lowercase());
+        py_lower_into(seg, out);
     } else {
         let n: String = seg.nfkc().collect();
-        out.push_str(&n.to_lowercase());
+        py_lower_into(&n, out);
+    }
+}
+
+/// Python `str.lower()`: per-char lowercase mappings (Rust's agree with Python's on every
+/// code point Python knows), with U+03A3 decided by Python's final-sigma rule on Python's own
+/// Cased / Case_Ignorable data (Rust's newer data differs for a few code points).
+fn py_lower_into(s: &str, out: &mut String) {
+    if !s.contains('\u{3A3}') {
+        out.push_str(&s.to_lowercase());
+        return;
+    }
+    let chars: Vec<char> = s.chars().collect();
+    let ignorable = |c: char| in_ranges(tables::CASE_IGNORABLE, c as u32);
+    let cased = |c: char| in_ranges(tables::CASED, c as u32);
+    for (i, &c) in chars.iter().enumerate() {
+        if c != '\u{3A3}' {
+            out.extend(c.to_lowercase());
+            continue;
+        }
+        // \p{cased}\p{case-ignorable}* U+03A3 !(\p{case-ignorable}* \p{cased})
+        let before = chars[..i].iter().rev().find(|&&b| !ignorable(b));
+        let after = chars[i + 1..].iter().find(|&&a| !ignorable(a));
+        let is_final = before.is_some_and(|&b| cased(b)) && !after.is_some_and(|&a| cased(a));
+        out.push(if is_final { '\u{3C2}' } else { '\u{3C3}' });
     }
 }
 
@@ -803,6 +827,14 @@ mod tests {
             ("𠀀x", &["𠀀", "x"]),
             ("a\u{301}", &["á"]),
             ("٣٤ ۵", &["٣٤", "۵"]),
+            // Final sigma on Python's (Unicode 14) Cased / Case_Ignorable data.
+            ("ΑΣʕ", &["ασʕ"]),
+            ("ΑΣ\u{1171e}Α", &["ασ", "α"]),
+            ("ΑΣ\u{2e4}", &["ασʕ"]),
+            ("ΑΣ.", &["ας"]),
+            ("Α.Σ", &["α", "ς"]),
+            ("ΑΣ\u{301}Α", &["ασ", "α"]),
+            ("Σ", &["σ"]),
             ("", &[]),
             ("  ,.;  ", &[]),
         ];
