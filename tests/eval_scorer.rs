@@ -173,11 +173,9 @@ fn make_predictions(set: &TruthSet) -> Vec<(usize, String)> {
         let mut text: String = own[..own.len() / 2].iter().collect();
         text.push('\n');
         text.extend(&next[..next.len() / 4]);
-        if i % 3 == 0 {
-            if let Some(s) = rec.without.first() {
-                text.push(' ');
-                text.push_str(s);
-            }
+        if let Some(s) = rec.without.first().filter(|_| i % 3 == 0) {
+            text.push(' ');
+            text.push_str(s);
         }
         if i % 5 == 0 {
             for s in &rec.with {
@@ -270,6 +268,17 @@ fn scores_match_score_py() {
     let py: Value = serde_json::from_slice(&out.stdout).unwrap();
     let py_docs: Value = serde_json::from_str(&std::fs::read_to_string(&per_doc).unwrap()).unwrap();
     let py_docs = py_docs["docs"].as_array().unwrap();
+    // serde_json's float parsing is not correctly rounded: take Python's repr() strings and
+    // parse them with Rust's (exact) parser to compare bits.
+    let reprs = python(
+        r#"
+import json, sys
+for d in json.load(open(sys.argv[1]))["docs"]:
+    print(" ".join(repr(float(d[k])) for k in ("P", "R", "F1")) if "P" in d else "-")
+"#,
+        &[per_doc.to_str().unwrap()],
+    );
+    let reprs: Vec<&str> = reprs.lines().collect();
 
     let mut k = 0;
     let mut exact = 0;
@@ -302,9 +311,17 @@ fn scores_match_score_py() {
             );
             match d.outcome {
                 DocOutcome::Bag(s) => {
-                    for (ours, key) in [(s.p, "P"), (s.r, "R"), (s.f1, "F1")] {
+                    let bits: Vec<f64> = reprs[k - 1]
+                        .split(' ')
+                        .map(|x| x.parse().unwrap())
+                        .collect();
+                    for (j, (ours, key)) in [(s.p, "P"), (s.r, "R"), (s.f1, "F1")]
+                        .into_iter()
+                        .enumerate()
+                    {
                         close(ours, &t[key], &format!("{} {key}", d.id));
-                        exact += usize::from(t[key].as_f64() == Some(ours));
+                        assert_eq!(ours.to_bits(), bits[j].to_bits(), "{} {key}", d.id);
+                        exact += 1;
                     }
                     assert_eq!(t["pred_tokens"].as_u64().unwrap(), s.pred_tokens as u64);
                     assert_eq!(t["truth_tokens"].as_u64().unwrap(), s.truth_tokens as u64);
@@ -322,7 +339,7 @@ fn scores_match_score_py() {
         );
     }
     assert_eq!(k, py_docs.len());
-    eprintln!("per-doc bag values bit-identical to score.py: {exact}");
+    eprintln!("per-doc bag P/R/F1 values bit-identical to score.py: {exact}");
     let ov = outward::eval::overall(&reports);
     check_summary(&ov, &py["overall"], "overall", true);
     assert!(reports[1].is_snippets() && !reports[0].is_snippets());
@@ -358,11 +375,20 @@ fn all_dev_perfect_predictions() {
                 .collect()
         })
         .collect();
-    let t = Instant::now();
+    let (t, cpu0) = (Instant::now(), thread_cpu_ticks());
     let reports: Vec<DatasetReport> = sets.iter().zip(&preds).map(|(s, p)| score(s, p)).collect();
-    let took = t.elapsed();
+    let (took, cpu1) = (t.elapsed(), thread_cpu_ticks());
     let n: usize = reports.iter().map(|r| r.summary.n).sum();
-    eprintln!("scored {n} dev docs in {took:?}");
+    let bytes: usize = sets
+        .iter()
+        .flat_map(|s| &s.records)
+        .map(|r| r.truth.len())
+        .sum();
+    let cpu = cpu0.zip(cpu1).map(|(a, b)| format!("{} ms", (b - a) * 10));
+    eprintln!(
+        "scored {n} dev docs ({} MB of text each side) in {took:?} wall, CPU {cpu:?}",
+        bytes / 1_000_000
+    );
     eprintln!("{}", render_table(&reports));
     for r in reports.iter().filter(|r| !r.is_snippets()) {
         assert_eq!(r.summary.missing, 0);
@@ -371,6 +397,14 @@ fn all_dev_perfect_predictions() {
             assert_eq!(f, 1.0, "{} {}", r.name, d.id);
         }
     }
+}
+
+/// User+system CPU time of this thread in clock ticks (Linux; 100 Hz assumed).
+fn thread_cpu_ticks() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split(' ').collect();
+    Some(f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?)
 }
 
 /// Bad JSON is an error naming the file and line, not a panic.

@@ -95,7 +95,7 @@ fn is_py_unassigned(c: char) -> bool {
 /// Appends NFKC + `str.lower()` of `seg` (which holds no Python-unassigned code point).
 fn nfkc_lower_into(seg: &str, out: &mut String) {
     if seg.is_ascii() {
-        out.extend(seg.chars().map(|c| c.to_ascii_lowercase()));
+        push_ascii_lower(seg, out);
         return;
     }
     if is_nfkc_quick(seg.chars()) == IsNormalized::Yes {
@@ -132,50 +132,90 @@ fn py_lower_into(s: &str, out: &mut String) {
 
 /// score.py's text normalisation: `unicodedata.normalize("NFKC", text).lower()`.
 ///
-/// Code points unassigned in Python's Unicode version are starters with no decomposition, no
-/// composition and no case there, and are neither cased nor case-ignorable for the final-sigma
-/// rule; so the text is normalised in segments split at them, which they join untouched.
+/// Works on the pieces between ASCII whitespace (a starter that never composes, is neither
+/// cased nor case-ignorable and is its own NFKC form, so the result is the concatenation).
+/// Code points unassigned in Python's Unicode version are likewise starters with no
+/// decomposition, composition or case there, so non-ASCII pieces are split at them too and
+/// they pass through untouched.
 pub fn normalize(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + text.len() / 8);
-    if text.is_ascii() {
-        nfkc_lower_into(text, &mut out);
-        return out;
-    }
-    let mut start = 0;
-    for (i, c) in text.char_indices() {
-        if is_py_unassigned(c) {
-            nfkc_lower_into(&text[start..i], &mut out);
-            out.push(c);
-            start = i + c.len_utf8();
+    let mut out = String::with_capacity(text.len() + text.len() / 16);
+    let b = text.as_bytes();
+    // `done`: end of the text already written; ASCII stretches are copied in bulk.
+    let mut done = 0;
+    let mut pos = 0;
+    while let Some(k) = b[pos..].iter().position(|&x| x >= 0x80) {
+        let hit = pos + k;
+        let start = b[done..hit]
+            .iter()
+            .rposition(u8::is_ascii_whitespace)
+            .map_or(done, |w| done + w + 1);
+        let end = b[hit..]
+            .iter()
+            .position(u8::is_ascii_whitespace)
+            .map_or(b.len(), |w| hit + w);
+        push_ascii_lower(&text[done..start], &mut out);
+        let piece = &text[start..end];
+        let mut seg = 0;
+        for (j, c) in piece.char_indices() {
+            if is_py_unassigned(c) {
+                nfkc_lower_into(&piece[seg..j], &mut out);
+                out.push(c);
+                seg = j + c.len_utf8();
+            }
         }
+        nfkc_lower_into(&piece[seg..], &mut out);
+        done = end;
+        pos = end;
     }
-    nfkc_lower_into(&text[start..], &mut out);
+    push_ascii_lower(&text[done..], &mut out);
     out
 }
 
+fn push_ascii_lower(ascii: &str, out: &mut String) {
+    let at = out.len();
+    out.push_str(ascii);
+    out.as_mut_str()[at..].make_ascii_lowercase();
+}
+
+/// ASCII bytes that are Python `[^\W_]`.
+const fn ascii_alnum_table() -> [bool; 128] {
+    let mut t = [false; 128];
+    let mut i = 0;
+    while i < 128 {
+        t[i] = (i as u8).is_ascii_alphanumeric();
+        i += 1;
+    }
+    t
+}
+const ASCII_ALNUM: [bool; 128] = ascii_alnum_table();
+
 /// Calls `f` with each token of already-normalised text (see [`normalize`]), in order.
 pub fn for_each_token<'a>(normalized: &'a str, mut f: impl FnMut(&'a str)) {
+    let b = normalized.as_bytes();
     let mut run_start: Option<usize> = None;
-    for (i, c) in normalized.char_indices() {
-        let (cjk, word) = if c.is_ascii() {
-            (false, c.is_ascii_alphanumeric())
-        } else if is_cjk(c) {
-            (true, false)
+    let mut i = 0;
+    while i < b.len() {
+        let x = b[i];
+        let (len, cjk, word) = if x < 0x80 {
+            (1, false, ASCII_ALNUM[x as usize])
         } else {
-            (false, in_ranges(tables::WORD, c as u32))
+            let c = normalized[i..].chars().next().unwrap_or_default();
+            let cjk = is_cjk(c);
+            (c.len_utf8(), cjk, !cjk && in_ranges(tables::WORD, c as u32))
         };
         if word {
             if run_start.is_none() {
                 run_start = Some(i);
             }
-            continue;
+        } else {
+            if let Some(s) = run_start.take() {
+                f(&normalized[s..i]);
+            }
+            if cjk {
+                f(&normalized[i..i + len]);
+            }
         }
-        if let Some(s) = run_start.take() {
-            f(&normalized[s..i]);
-        }
-        if cjk {
-            f(&normalized[i..i + c.len_utf8()]);
-        }
+        i += len;
     }
     if let Some(s) = run_start {
         f(&normalized[s..]);
@@ -194,35 +234,41 @@ pub fn tokenize(text: &str) -> Vec<String> {
 #[derive(Default)]
 struct FxHasher(u64);
 
-impl Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
+impl FxHasher {
+    #[inline]
+    fn add(&mut self, word: u64) {
         const K: u64 = 0x517c_c1b7_2722_0a95;
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(K);
+    }
+}
+
+impl Hasher for FxHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
         let mut chunks = bytes.chunks_exact(8);
         for ch in &mut chunks {
             let mut w = [0u8; 8];
             w.copy_from_slice(ch);
-            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+            self.add(u64::from_le_bytes(w));
         }
-        for &b in chunks.remainder() {
-            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut w = [0u8; 8];
+            w[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(w) ^ ((rest.len() as u64) << 59));
         }
+    }
+    #[inline]
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
     }
     fn finish(&self) -> u64 {
         self.0
     }
 }
 
-type Bag<'a> = HashMap<&'a str, u32, BuildHasherDefault<FxHasher>>;
-
-fn bag(normalized: &str) -> (Bag<'_>, usize) {
-    let mut b = Bag::default();
-    let mut n = 0usize;
-    for_each_token(normalized, |t| {
-        *b.entry(t).or_insert(0) += 1;
-        n += 1;
-    });
-    (b, n)
-}
+/// Token → (count in prediction, count in truth).
+type Bag<'a> = HashMap<&'a str, (u32, u32), BuildHasherDefault<FxHasher>>;
 
 /// Per-document bag-of-tokens scores, with token counts.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -237,7 +283,16 @@ pub struct Prf {
 /// score.py's `prf`, also returning the token counts of both sides.
 pub fn prf_counts(pred: &str, truth: &str) -> Prf {
     let (pn, tn) = (normalize(pred), normalize(truth));
-    let ((pb, np), (tb, nt)) = (bag(&pn), bag(&tn));
+    let mut bag = Bag::with_capacity_and_hasher((pn.len() + tn.len()) / 12, Default::default());
+    let (mut np, mut nt) = (0usize, 0usize);
+    for_each_token(&pn, |t| {
+        bag.entry(t).or_default().0 += 1;
+        np += 1;
+    });
+    for_each_token(&tn, |t| {
+        bag.entry(t).or_default().1 += 1;
+        nt += 1;
+    });
     let done = |p, r, f1| Prf {
         p,
         r,
@@ -251,15 +306,7 @@ pub fn prf_counts(pred: &str, truth: &str) -> Prf {
     if np == 0 || nt == 0 {
         return done(0.0, 0.0, 0.0);
     }
-    let (small, large) = if pb.len() <= tb.len() {
-        (&pb, &tb)
-    } else {
-        (&tb, &pb)
-    };
-    let inter: usize = small
-        .iter()
-        .map(|(k, &v)| large.get(k).map_or(0, |&w| v.min(w) as usize))
-        .sum();
+    let inter: usize = bag.values().map(|&(a, b)| a.min(b) as usize).sum();
     let p = inter as f64 / np as f64;
     let r = inter as f64 / nt as f64;
     let f = if inter == 0 {
