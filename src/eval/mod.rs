@@ -766,26 +766,32 @@ fn table_row(name: &str, s: &Summary) -> String {
 }
 
 /// Plain-text table in score.py's layout (with per-language rows always on; language rows
-/// show their own missing count), then OVERALL (if more than one dataset) and the macro F1
-/// over the bag-scored datasets.
+/// show their own missing count), then OVERALL (if more than one dataset), a line naming the
+/// snippet-scored datasets, and the macro F1 over the bag-scored datasets.
 pub fn render_table(reports: &[DatasetReport]) -> String {
     let mut out = format!(
         "{:<24} {:>6} {:>7} {:>7} {:>7} {:>6} {:>7}\n",
         "dataset", "docs", "P", "R", "F1", "empty", "missing"
     );
     for r in reports {
-        let name = if r.is_snippets() {
-            format!("{} (snippets)", r.name)
-        } else {
-            r.name.clone()
-        };
-        out.push_str(&table_row(&name, &r.summary));
+        out.push_str(&table_row(&r.name, &r.summary));
         for (lang, s) in &r.by_lang {
             out.push_str(&table_row(&format!("  lang={lang}"), s));
         }
     }
     if reports.len() > 1 {
         out.push_str(&table_row("OVERALL", &overall(reports)));
+    }
+    let snip: Vec<&str> = reports
+        .iter()
+        .filter(|r| r.is_snippets())
+        .map(|r| r.name.as_str())
+        .collect();
+    if !snip.is_empty() {
+        out.push_str(&format!(
+            "snippet-scored (micro P/R/F1, not in OVERALL): {}\n",
+            snip.join(", ")
+        ));
     }
     if let Some((n, f)) = macro_bag_f1(reports) {
         out.push_str(&format!("macro over {n} bag-scored datasets: F1 {f:.3}\n"));
@@ -907,5 +913,121 @@ mod tests {
     fn snippet_norm_is_token_join() {
         assert_eq!(snippet_norm("Hello,  World! 日本"), "hello world 日 本");
         assert_eq!(snippet_norm("--"), "");
+    }
+
+    fn rec(id: &str, lang: Option<&str>, kind: &str, truth: &str) -> TruthRecord {
+        TruthRecord {
+            id: id.into(),
+            warc_record_id: format!("<urn:{id}>"),
+            lang: lang.map(str::to_owned),
+            truth_kind: kind.into(),
+            truth: truth.into(),
+            with: Vec::new(),
+            without: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn score_summaries_and_rendering() {
+        let bag = TruthSet {
+            name: "bag".into(),
+            path: PathBuf::from("bag.truth.jsonl"),
+            records: vec![
+                rec("a", Some("en"), "full", "one two three four"),
+                rec("b", Some("de"), "full", "eins zwei"),
+                rec("c", None, "full", ""),
+            ],
+        };
+        let mut s1 = rec("s", Some("en"), "snippets", "");
+        s1.with = vec!["Hello world".into(), "gone".into(), "--".into()];
+        s1.without = vec!["Menu".into(), "".into()];
+        let snip = TruthSet {
+            name: "snip".into(),
+            path: PathBuf::from("snip.truth.jsonl"),
+            records: vec![s1, rec("t", Some("fr"), "snippets", "")],
+        };
+        let preds: HashMap<String, String> = [
+            ("<urn:a>", "one two five"),
+            ("<urn:c>", "x"),
+            ("<urn:s>", "MENU: hello, World!"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect();
+        let reports = [score(&bag, &preds), score(&snip, &preds)];
+        let b = &reports[0].summary;
+        // a: P 2/3 R 1/2; b: missing -> 0; c: empty truth, non-empty pred -> 0.
+        let fa = 2.0 * (2.0 / 3.0) * 0.5 / (2.0 / 3.0 + 0.5);
+        assert_eq!((b.n, b.missing, b.empty_pred, b.empty_truth), (3, 1, 1, 1));
+        assert_eq!(b.p, Some((2.0 / 3.0 + 0.0 + 0.0) / 3.0));
+        assert_eq!(b.f1, Some((fa + 0.0 + 0.0) / 3.0));
+        assert!(!b.snippets);
+        assert_eq!(
+            reports[0].by_lang.keys().collect::<Vec<_>>(),
+            ["None", "de", "en"]
+        );
+        // snippets: TP 1 (hello world), FN 2 ("gone", and "--" which has no tokens), FP 1.
+        let s = &reports[1].summary;
+        assert!(s.snippets);
+        assert_eq!(
+            reports[1].docs[0].outcome,
+            DocOutcome::Snippets {
+                tp: 1,
+                fn_: 2,
+                fp: 1
+            }
+        );
+        assert_eq!((s.n, s.missing, s.empty_pred), (2, 1, 1));
+        assert_eq!((s.p, s.r), (Some(0.5), Some(1.0 / 3.0)));
+        let ov = overall(&reports);
+        assert_eq!((ov.n, ov.missing), (3, 2));
+        assert_eq!(macro_bag_f1(&reports), Some((1, b.f1.unwrap())));
+
+        let table = render_table(&reports);
+        let lines: Vec<&str> = table.lines().collect();
+        assert_eq!(
+            lines[0],
+            "dataset                    docs       P       R      F1  empty missing"
+        );
+        assert_eq!(
+            lines[1],
+            format!(
+                "bag                           3  {:.4}  {:.4}  {:.4}      1       1",
+                b.p.unwrap(),
+                b.r.unwrap(),
+                b.f1.unwrap()
+            )
+        );
+        assert!(lines[2].starts_with("  lang=None"));
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("snip                          2"))
+        );
+        assert!(table.contains("snippet-scored (micro P/R/F1, not in OVERALL): snip\n"));
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("OVERALL                       3"))
+        );
+        assert_eq!(
+            *lines.last().unwrap(),
+            format!("macro over 1 bag-scored datasets: F1 {:.3}", b.f1.unwrap())
+        );
+        let j = render_json(&reports);
+        assert_eq!(j["datasets"]["bag"]["n"], 3);
+        assert_eq!(j["datasets"]["bag"]["by_lang"]["de"]["F1"], 0.0);
+        assert_eq!(j["datasets"]["snip"]["P"], 0.5);
+        assert!(j["datasets"]["snip"]["kind"].is_string());
+        assert_eq!(j["overall"]["missing"], 2);
+        assert_eq!(j["macro_bag_f1"]["n"], 1);
+        let empty = TruthSet {
+            name: "none".into(),
+            path: PathBuf::new(),
+            records: Vec::new(),
+        };
+        let r = score(&empty, &preds);
+        assert_eq!((r.summary.n, r.summary.f1), (0, None));
+        assert!(render_table(&[r]).contains("none                          0\n"));
     }
 }
