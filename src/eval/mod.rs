@@ -283,7 +283,7 @@ pub struct Prf {
 /// score.py's `prf`, also returning the token counts of both sides.
 pub fn prf_counts(pred: &str, truth: &str) -> Prf {
     let (pn, tn) = (normalize(pred), normalize(truth));
-    let mut bag = Bag::with_capacity_and_hasher((pn.len() + tn.len()) / 12, Default::default());
+    let mut bag = Bag::with_capacity_and_hasher((pn.len() + tn.len()) / 48, Default::default());
     let (mut np, mut nt) = (0usize, 0usize);
     for_each_token(&pn, |t| {
         bag.entry(t).or_default().0 += 1;
