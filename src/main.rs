@@ -8,8 +8,10 @@ use clap::{Args, Parser, Subcommand};
 use outward::counts::{Counts, SkipReason};
 use outward::decode;
 use outward::document::{Document, Provenance};
+use outward::eval;
 use outward::extract::{self, ExtractOptions, Method};
 use outward::pipeline::{self, FractionHistogram, InputOutcome, Progress, RunConfig};
+use std::collections::HashMap;
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -385,9 +387,98 @@ fn extract_one(args: ExtractArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn eval(_args: EvalArgs) -> ExitCode {
-    eprintln!("error: eval is not wired yet");
-    ExitCode::from(2)
+/// The truth file paired with each input: `--truth` by position, else `<stem>.truth.jsonl`
+/// beside the input.
+fn truth_for(inputs: &[PathBuf], truths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    if !truths.is_empty() && truths.len() != inputs.len() {
+        return Err(format!(
+            "{} --truth files for {} inputs: give one per input or none",
+            truths.len(),
+            inputs.len()
+        ));
+    }
+    inputs
+        .iter()
+        .enumerate()
+        .map(|(i, input)| match truths.get(i) {
+            Some(t) => Ok(t.clone()),
+            None => {
+                let stem = outward::writer::output_stem(input);
+                let t = input.with_file_name(format!("{stem}.truth.jsonl"));
+                if t.exists() {
+                    Ok(t)
+                } else {
+                    Err(format!(
+                        "no --truth given and {} does not exist",
+                        t.display()
+                    ))
+                }
+            }
+        })
+        .collect()
+}
+
+fn eval(args: EvalArgs) -> ExitCode {
+    let truths = match truth_for(&args.inputs, &args.truth) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut config = RunConfig::new(PathBuf::new());
+    if let Some(t) = args.threads {
+        config.threads = t.max(1);
+    }
+    config.method = args.method.method;
+    config.extract = args.method.options();
+    let pool = match rayon::ThreadPoolBuilder::new()
+        .num_threads(config.threads)
+        .build()
+    {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: cannot start worker threads: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let progress = Progress::default();
+    let mut reports = Vec::new();
+    let mut complete = true;
+    for (input, truth_path) in args.inputs.iter().zip(&truths) {
+        let truth = match eval::TruthSet::load(truth_path) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        let (texts, result) = match pipeline::extract_texts(input, &config, &pool, &progress) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("error: {}: {e}", input.display());
+                complete = false;
+                continue;
+            }
+        };
+        if result.status != outward::warc::FileStatus::Complete {
+            complete = false;
+        }
+        let predictions: HashMap<String, String> = texts.into_iter().collect();
+        reports.push(eval::score(&truth, &predictions));
+    }
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let _ = writeln!(out, "{}", eval::render_json(&reports));
+    } else {
+        let _ = writeln!(out, "method {}", config.method.name());
+        let _ = write!(out, "{}", eval::render_table(&reports));
+    }
+    if complete {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
 }
 
 fn bench(args: BenchArgs) -> ExitCode {

@@ -7,14 +7,35 @@
 //!   either a [`RawPage`] (a `response` with HTTP 200 and an HTML or missing content type, or an
 //!   HTML `resource`) or a [`Skip`] with its [`SkipReason`].
 //! - After iteration, [`WarcReader::status`] says whether the file was read to its end.
-//! - Never panics on any input; a repeating reader error ends iteration with `Partial`.
+//! - Never panics on any input; a reader error makes the file `Partial` (see below).
+//!
+//! Implementation (fastwarc 2.0.0, see `../shared/NOTES.md`):
+//! - `ArchiveIterator` in quirks mode (LF-only headers, junk between records, WARC/0.18),
+//!   1 MiB header limit, `AutoDecode::None`: [`RawPage::body`] is the HTTP body exactly as
+//!   stored (still chunked / gzip / br if the archiver kept it so); the decoder stage undoes
+//!   Transfer- and Content-Encoding. HTTP heads are parsed here, per record, so a broken head
+//!   becomes that record's `BadRecord` instead of an anonymous iterator error.
+//! - Memory: one record at a time; only page bodies (≤ `max_record_bytes`) are copied, every
+//!   other record is drained through fastwarc's buffer without a copy.
+//! - `BadRecord`: a block shorter than its Content-Length (cut file: the file also becomes
+//!   `Partial`), no Content-Length, an unparseable HTTP head or status line, or a page whose
+//!   block is directly followed by something other than CR/LF, EOF or `WARC/` (Content-Length
+//!   off; junk after a proper trailer is just skipped by the resync).
+//! - `Partial { offset, error }`: `offset` is the gzip member that failed to decode (found by a
+//!   cold-path rescan from the last good member) or, for other failures, the offset of the
+//!   last record read; for a cut last record, that record's offset.
+//! - A corrupt gzip member (fastwarc returns `Err` and drops its reader) becomes one
+//!   `Skipped(BadRecord)` item with `record_id: None` at the member's offset; the reader then
+//!   resyncs on the next gzip member that decodes to `WARC/` and goes on (file `Partial`).
+//!   The failed fastwarc iterator is never polled again; 64 errors in one file end it.
+//! - Not handled: ARC files (read as zero records, `Complete`).
 
 use crate::counts::SkipReason;
-use fastwarc::warc::iter::ArchiveIterator;
+use fastwarc::warc::iter::{ArchiveIterator, ArchiveIteratorOptions};
 use fastwarc::warc::record::{AutoDecode, WarcRecord};
 use std::borrow::Cow;
 use std::io::{BufRead, Read};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Reader settings.
 #[derive(Debug, Clone)]
@@ -80,41 +101,45 @@ pub struct WarcReader {
     iter: Option<ArchiveIterator>,
     options: ReaderOptions,
     status: FileStatus,
-    /// Offset just past the last record seen (start offset of the last record when unknown).
+    /// Start offset of the last record read (where a later error is reported by default).
     last_offset: u64,
-    /// Consecutive iterator errors; two in a row end the file.
-    consecutive_errors: u32,
-    total_errors: u32,
+    /// Iterator errors so far (each one is a resync; `MAX_ERRORS` ends the file).
+    errors: u32,
     /// Iteration has ended (EOF or a fatal error); `status` is final.
     done: bool,
+    /// Kept to locate a damaged gzip member after an error (cold path only).
+    path: PathBuf,
 }
 
 /// Largest WARC/HTTP header block accepted (fastwarc's default is 32 KiB; ClueWeb needs more).
 const MAX_HEADER_LEN: usize = 1 << 20;
-/// After this many iterator errors in one file, stop even if they do not repeat back to back.
+/// After this many iterator errors (resyncs) in one file, stop.
 const MAX_ERRORS: u32 = 64;
 
 impl WarcReader {
     /// Opens `path` (`.gz`/`.zst`/`.lz4` by extension, gzip/zstd/lz4 by magic bytes otherwise).
     /// A missing or unreadable file is an `Err`.
     pub fn open(path: &Path, options: ReaderOptions) -> std::io::Result<WarcReader> {
-        // `from_path` picks the decompressor by extension; for other names the iterator
-        // sniffs magic bytes itself on the first `next()`.
-        let iter = ArchiveIterator::from_path(path)?
-            .with_quirks_mode(true)
-            // HTTP is parsed by hand in `classify` so that a broken HTTP head is attributed to
-            // its record (the iterator would return a bare `Err` without the record).
-            .with_parse_http(false)
-            .with_decode_http_payload(AutoDecode::None)
-            .with_max_header_len(MAX_HEADER_LEN);
+        // `from_path` picks the decompressor by extension (.gz/.zst/.lz4) but then turns magic
+        // sniffing off; for any other name keep sniffing on so `x.warc.gz.bad` still works.
+        let known = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| matches!(e, "gz" | "zst" | "lz4"));
+        let iter = if known {
+            ArchiveIterator::from_path(path)?
+        } else {
+            let file = std::io::BufReader::with_capacity(1 << 20, std::fs::File::open(path)?);
+            ArchiveIterator::with_options(file, ArchiveIteratorOptions::default())
+        };
         Ok(WarcReader {
-            iter: Some(iter),
+            iter: Some(configure(iter)),
             options,
             status: FileStatus::Complete,
             last_offset: 0,
-            consecutive_errors: 0,
-            total_errors: 0,
+            errors: 0,
             done: false,
+            path: path.to_path_buf(),
         })
     }
 
@@ -143,42 +168,170 @@ impl Iterator for WarcReader {
         if self.done {
             return None;
         }
-        loop {
-            let iter = self.iter.as_mut()?;
-            let item = match iter.next() {
-                None => return self.finish(),
-                Some(item) => item,
-            };
-            match item {
-                Ok(rec) => {
-                    self.consecutive_errors = 0;
-                    let mut rec = match rec.try_borrow_mut() {
-                        Ok(r) => r,
-                        Err(_) => {
-                            self.mark_partial(self.last_offset, "record busy".to_string());
-                            return self.finish();
-                        }
-                    };
-                    let (item, truncated) = classify(&mut rec, &self.options);
-                    let offset = rec.stream_pos();
-                    drop(rec);
-                    self.last_offset = offset;
-                    if let Some(error) = truncated {
-                        self.mark_partial(offset, error);
-                    }
-                    return Some(item);
+        let item = match self.iter.as_mut()?.next() {
+            None => return self.finish(),
+            Some(item) => item,
+        };
+        match item {
+            Ok(rec) => {
+                let Ok(mut rec) = rec.try_borrow_mut() else {
+                    self.mark_partial(self.last_offset, "record busy".to_string());
+                    return self.finish();
+                };
+                let (item, truncated) = classify(&mut rec, &self.options);
+                let offset = rec.stream_pos();
+                drop(rec);
+                self.last_offset = offset;
+                if let Some(error) = truncated {
+                    self.mark_partial(offset, error);
                 }
-                Err(e) => {
-                    self.consecutive_errors += 1;
-                    self.total_errors += 1;
-                    self.mark_partial(self.last_offset, e.to_string());
-                    if self.consecutive_errors >= 2 || self.total_errors >= MAX_ERRORS {
-                        return self.finish();
+                Some(item)
+            }
+            Err(e) => {
+                // The failed fastwarc iterator is never polled again (after an error it either
+                // repeats it forever or has dropped its reader): resync or stop.
+                self.errors += 1;
+                let damage = locate_gzip_damage(&self.path, self.last_offset);
+                let offset = damage.unwrap_or(self.last_offset);
+                let error = e.to_string();
+                self.mark_partial(offset, error.clone());
+                // Resync on the next intact gzip member after the damaged one, so one bad
+                // member does not cost the rest of the file.
+                let resync = if self.errors < MAX_ERRORS {
+                    damage.and_then(|d| self.resync_after(d))
+                } else {
+                    None
+                };
+                match resync {
+                    Some((iter, start)) => {
+                        self.iter = Some(iter);
+                        // A later error is searched for from here on (progress guaranteed).
+                        self.last_offset = start;
+                    }
+                    None => {
+                        // Nothing to resume on: the damage is reported, iteration ends.
+                        self.done = true;
+                        self.iter = None;
                     }
                 }
+                // The damaged region is counted as one bad record at its offset.
+                Some(ReadItem::Skipped(Skip {
+                    reason: SkipReason::BadRecord,
+                    record_id: None,
+                    offset,
+                    detail: error,
+                }))
             }
         }
     }
+}
+
+impl WarcReader {
+    /// Opens a fresh iterator on the first gzip member after `damaged` whose content starts with
+    /// `WARC/`. Offsets stay absolute (fastwarc takes the member position from the file).
+    fn resync_after(&self, damaged: u64) -> Option<(ArchiveIterator, u64)> {
+        use std::io::{Seek, SeekFrom};
+        let start = find_next_member(&self.path, damaged + 1)?;
+        let mut file =
+            std::io::BufReader::with_capacity(1 << 20, std::fs::File::open(&self.path).ok()?);
+        file.seek(SeekFrom::Start(start)).ok()?;
+        let gz = fastwarc::stream_io::gzip::GzipReader::new(file);
+        let options = ArchiveIteratorOptions {
+            stream_detect: false,
+            ..ArchiveIteratorOptions::default()
+        };
+        Some((configure(ArchiveIterator::with_options(gz, options)), start))
+    }
+}
+
+/// The iterator settings used for every file (see module docs).
+fn configure(iter: ArchiveIterator) -> ArchiveIterator {
+    iter.with_quirks_mode(true)
+        // HTTP is parsed by hand in `classify` so that a broken HTTP head is attributed to
+        // its record (the iterator would return a bare `Err` without the record).
+        .with_parse_http(false)
+        .with_decode_http_payload(AutoDecode::None)
+        .with_max_header_len(MAX_HEADER_LEN)
+}
+
+/// Offset of the first gzip member at or after `from` that decodes to something starting with
+/// `WARC/` (a 3-byte magic match alone could be chance inside compressed data).
+fn find_next_member(path: &Path, from: u64) -> Option<u64> {
+    use std::io::{Seek, SeekFrom};
+    let mut file = std::fs::File::open(path).ok()?;
+    let len = file.metadata().ok()?.len();
+    let mut pos = from;
+    let mut buf = vec![0u8; 1 << 20];
+    while pos < len {
+        file.seek(SeekFrom::Start(pos)).ok()?;
+        let n = read_full(&mut file, &mut buf)?;
+        if n < 3 {
+            return None;
+        }
+        let mut i = 0;
+        while let Some(j) = memchr::memmem::find(&buf[i..n], b"\x1f\x8b\x08") {
+            let cand = pos + (i + j) as u64;
+            if member_starts_with_warc(path, cand) {
+                return Some(cand);
+            }
+            i += j + 1;
+        }
+        if n < buf.len() {
+            return None;
+        }
+        // Overlap by 2 bytes so a magic split across reads is still seen.
+        pos += (n - 2) as u64;
+    }
+    None
+}
+
+fn read_full(file: &mut std::fs::File, buf: &mut [u8]) -> Option<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match file.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(_) => return None,
+        }
+    }
+    Some(n)
+}
+
+fn member_starts_with_warc(path: &Path, at: u64) -> bool {
+    use std::io::{Seek, SeekFrom};
+    let Ok(mut file) = std::fs::File::open(path) else {
+        return false;
+    };
+    if file.seek(SeekFrom::Start(at)).is_err() {
+        return false;
+    }
+    let mut head = [0u8; 5];
+    let mut dec = flate2::read::GzDecoder::new(std::io::BufReader::with_capacity(4096, file));
+    dec.read_exact(&mut head).is_ok() && &head == b"WARC/"
+}
+
+/// After an iterator error in a gzip file: walks the gzip members from `from` (the member of
+/// the last good record) and returns the offset of the first member that fails to decode (or
+/// the end of the last complete member for a cut file). `None` for non-gzip files or when no
+/// damage is found within a bounded number of members. Cold path: runs once per damaged file.
+fn locate_gzip_damage(path: &Path, from: u64) -> Option<u64> {
+    use std::io::{Seek, SeekFrom};
+    if path.extension().is_none_or(|e| e != "gz") {
+        return None;
+    }
+    let mut file = std::io::BufReader::new(std::fs::File::open(path).ok()?);
+    file.seek(SeekFrom::Start(from)).ok()?;
+    for _ in 0..1024 {
+        let start = file.stream_position().ok()?;
+        if file.fill_buf().ok()?.is_empty() {
+            return None;
+        }
+        let mut member = flate2::bufread::GzDecoder::new(&mut file);
+        if std::io::copy(&mut member, &mut std::io::sink()).is_err() {
+            return Some(start);
+        }
+    }
+    None
 }
 
 fn warc_header(rec: &WarcRecord, name: &str) -> Option<String> {
@@ -274,6 +427,17 @@ fn classify(rec: &mut WarcRecord, options: &ReaderOptions) -> (ReadItem, Option<
         return finish_skip(rec, reason, rtype.as_str());
     }
     if !rec.headers().contains_key("Content-Length") {
+        // At EOF this is a header block cut short by a truncated file, not just a bad record.
+        let at_eof = rec.reader_mut().is_some_and(|r| {
+            r.reset_limit();
+            let eof = r.fill_buf().map(|b| b.is_empty()).unwrap_or(true);
+            r.set_limit(0);
+            eof
+        });
+        if at_eof {
+            let e = "WARC header cut short at end of file".to_string();
+            return (skip(rec, SkipReason::BadRecord, &e), Some(e));
+        }
         return finish_skip(rec, SkipReason::BadRecord, "missing Content-Length");
     }
 
@@ -361,5 +525,115 @@ fn finish_skip(
     match drain(rec, None) {
         Ok(_) => (skip(rec, reason, detail), None),
         Err(e) => (skip(rec, SkipReason::BadRecord, &e), Some(e)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn html_types() {
+        assert!(is_html_or_missing(None));
+        assert!(is_html_or_missing(Some("")));
+        assert!(is_html_or_missing(Some("text/html")));
+        assert!(is_html_or_missing(Some("Text/HTML; charset=UTF-8")));
+        assert!(is_html_or_missing(Some(" application/xhtml+xml ;q")));
+        assert!(!is_html_or_missing(Some("text/plain")));
+        assert!(!is_html_or_missing(Some("image/png")));
+        assert!(!is_html_or_missing(Some("text/htmlx")));
+    }
+
+    fn write_tmp(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
+        let p = dir.join(name);
+        std::fs::write(&p, bytes).unwrap();
+        p
+    }
+
+    fn response(id: u32, status: &str, ctype: &str, body: &str) -> Vec<u8> {
+        let http = format!("HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\n\r\n{body}");
+        format!(
+            "WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:x:{id}>\r\n\
+             Content-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n{http}\r\n\r\n",
+            http.len()
+        )
+        .into_bytes()
+    }
+
+    #[test]
+    fn classifies_and_copies() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut bytes = response(1, "200 OK", "text/html", "<p>a</p>");
+        bytes.extend(response(2, "301 Moved", "text/html", "<p>b</p>"));
+        bytes.extend(response(3, "200 OK", "application/pdf", "%PDF"));
+        bytes.extend(response(4, "200 OK", "text/html", ""));
+        let p = write_tmp(dir.path(), "a.warc", &bytes);
+        let mut r = WarcReader::open(&p, ReaderOptions::default()).unwrap();
+        let items: Vec<ReadItem> = r.by_ref().collect();
+        assert_eq!(r.status(), FileStatus::Complete);
+        assert_eq!(items.len(), 4);
+        match &items[0] {
+            ReadItem::Page(pg) => {
+                assert_eq!(pg.body, b"<p>a</p>");
+                assert_eq!(pg.record_id, "<urn:x:1>");
+                assert_eq!(pg.offset, 0);
+                assert_eq!(pg.content_type.as_deref(), Some("text/html"));
+            }
+            other => panic!("{other:?}"),
+        }
+        let reasons: Vec<SkipReason> = items[1..]
+            .iter()
+            .map(|i| match i {
+                ReadItem::Skipped(s) => s.reason,
+                ReadItem::Page(_) => panic!("page"),
+            })
+            .collect();
+        assert_eq!(
+            reasons,
+            [SkipReason::Status, SkipReason::NotHtml, SkipReason::Empty]
+        );
+        // Plain-file offsets are byte offsets of the `WARC/` line.
+        let second = response(1, "200 OK", "text/html", "<p>a</p>").len() as u64;
+        match &items[1] {
+            ReadItem::Skipped(s) => assert_eq!(s.offset, second),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn garbage_file_is_empty_and_complete() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = write_tmp(
+            dir.path(),
+            "junk.warc",
+            b"this is not a warc file\n\x00\x01\x02",
+        );
+        let mut r = WarcReader::open(&p, ReaderOptions::default()).unwrap();
+        assert_eq!(r.by_ref().count(), 0);
+        assert_eq!(r.status(), FileStatus::Complete);
+        // Not gzip despite the name: one bad record, reported as Partial at offset 0.
+        let p = write_tmp(
+            dir.path(),
+            "junk.warc.gz",
+            b"this is not gzip at all, sorry",
+        );
+        let mut r = WarcReader::open(&p, ReaderOptions::default()).unwrap();
+        let items: Vec<ReadItem> = r.by_ref().collect();
+        assert!(
+            matches!(
+                &items[..],
+                [ReadItem::Skipped(Skip {
+                    reason: SkipReason::BadRecord,
+                    offset: 0,
+                    ..
+                })]
+            ),
+            "{items:?}"
+        );
+        assert!(
+            matches!(r.status(), FileStatus::Partial { offset: 0, .. }),
+            "{:?}",
+            r.status()
+        );
     }
 }

@@ -16,6 +16,9 @@ pub enum Error {
     TooBig,
     /// The named encoding failed (corrupt stream or unknown coding).
     Failed(String),
+    /// The stream broke off after producing some output (a body cut at a crawler's size limit);
+    /// the bytes decoded up to the break.
+    Truncated(Vec<u8>),
 }
 
 /// Undoes `Transfer-Encoding: chunked`. Tolerant: chunk extensions (`;name=value`), LF-only
@@ -85,10 +88,11 @@ fn read_capped(
     size_hint: usize,
 ) -> Result<Vec<u8>, Error> {
     let mut out = Vec::with_capacity(size_hint.min(cap).saturating_add(1));
-    let n = (&mut r)
-        .take(cap as u64 + 1)
-        .read_to_end(&mut out)
-        .map_err(|e| Error::Failed(format!("{what}: {e}")))?;
+    let n = match (&mut r).take(cap as u64 + 1).read_to_end(&mut out) {
+        Ok(n) => n,
+        Err(_) if !out.is_empty() && out.len() <= cap => return Err(Error::Truncated(out)),
+        Err(e) => return Err(Error::Failed(format!("{what}: {e}"))),
+    };
     if n > cap {
         return Err(Error::TooBig);
     }
@@ -127,7 +131,8 @@ pub fn decode_one<'a>(
             ) {
                 Ok(v) => v,
                 Err(Error::TooBig) => return Err(Error::TooBig),
-                Err(_) => read_capped(
+                Err(Error::Truncated(p)) => return Err(Error::Truncated(p)),
+                Err(Error::Failed(_)) => read_capped(
                     flate2::read::DeflateDecoder::new(&body[..]),
                     cap,
                     "deflate",
@@ -166,8 +171,17 @@ pub fn decode_content<'a>(
     cap: usize,
 ) -> Result<Cow<'a, [u8]>, Error> {
     let mut cur = Cow::Borrowed(body);
-    for coding in encodings.rsplit(',') {
-        cur = decode_one(coding, cur, cap)?;
+    let codings: Vec<&str> = encodings.rsplit(',').collect();
+    let last = codings.len() - 1;
+    for (i, coding) in codings.into_iter().enumerate() {
+        cur = match decode_one(coding, cur, cap) {
+            Ok(c) => c,
+            // A partial result is only meaningful from the outermost (last applied) coding.
+            Err(Error::Truncated(_)) if i != last => {
+                return Err(Error::Failed(format!("{coding}: truncated stream")));
+            }
+            Err(e) => return Err(e),
+        };
     }
     Ok(cur)
 }
@@ -271,4 +285,173 @@ pub fn is_binary(body: &[u8]) -> bool {
         .filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | 0x1b))
         .count();
     bad * 16 > head.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    const PAGE: &[u8] = b"<!doctype html><html><body><p>Hello chunks and codings</p></body></html>";
+
+    fn gzip(data: &[u8]) -> Vec<u8> {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(data).unwrap();
+        e.finish().unwrap()
+    }
+
+    #[test]
+    fn dechunk_plain_extensions_and_lf() {
+        let body = b"5\r\n<html\r\n3;name=val\r\n><p\r\n0\r\nTrailer: x\r\n\r\n";
+        assert_eq!(dechunk(body).unwrap(), b"<html><p");
+        let lf = b"4\n<htm\nA\nl><p>hi</p\n0\n\n";
+        // 0xA = 10 bytes: "l><p>hi</p" is 10 bytes.
+        assert_eq!(dechunk(lf).unwrap(), b"<html><p>hi</p");
+        let upper = b"1A\r\nabcdefghijklmnopqrstuvwxyz\r\n0\r\n\r\n";
+        assert_eq!(dechunk(upper).unwrap(), b"abcdefghijklmnopqrstuvwxyz");
+    }
+
+    #[test]
+    fn dechunk_rejects_unchunked_and_keeps_partial() {
+        assert_eq!(dechunk(b"<html><body>not chunked</body></html>"), None);
+        assert_eq!(dechunk(b"zz\r\nabc\r\n"), None);
+        // Truncated last chunk: keep the bytes present.
+        assert_eq!(dechunk(b"5\r\nabcde\r\n10\r\nxyz").unwrap(), b"abcdexyz");
+        // Bad size line mid-body: keep what came before.
+        assert_eq!(dechunk(b"3\r\nabc\r\nqq\r\nzzz").unwrap(), b"abc");
+        // Missing final 0 chunk.
+        assert_eq!(dechunk(b"3\r\nabc\r\n").unwrap(), b"abc");
+    }
+
+    #[test]
+    fn gzip_and_x_gzip_and_stacked() {
+        let gz = gzip(PAGE);
+        assert_eq!(decode_content("gzip", &gz, 1 << 20).unwrap().as_ref(), PAGE);
+        assert_eq!(
+            decode_content("X-GZIP", &gz, 1 << 20).unwrap().as_ref(),
+            PAGE
+        );
+        let twice = gzip(&gz);
+        assert_eq!(
+            decode_content("gzip, gzip", &twice, 1 << 20)
+                .unwrap()
+                .as_ref(),
+            PAGE
+        );
+        assert_eq!(
+            decode_content("identity", PAGE, 1 << 20).unwrap().as_ref(),
+            PAGE
+        );
+        // No gzip magic (Common Crawl: already decoded) is an error here; decode_body keeps raw.
+        assert!(matches!(
+            decode_content("gzip", PAGE, 1 << 20),
+            Err(Error::Failed(_))
+        ));
+        assert!(matches!(
+            decode_content("compress", PAGE, 1 << 20),
+            Err(Error::Failed(_))
+        ));
+    }
+
+    #[test]
+    fn truncated_gzip_gives_partial_output() {
+        let big: Vec<u8> = (0..20_000u32)
+            .flat_map(|i| format!("<p>line {i}</p>").into_bytes())
+            .collect();
+        let gz = gzip(&big);
+        match decode_content("gzip", &gz[..gz.len() / 2], 1 << 24) {
+            Err(Error::Truncated(p)) => {
+                assert!(p.len() > 1000 && big.starts_with(&p), "{}", p.len());
+            }
+            other => panic!("{:?}", other.map(|c| c.len())),
+        }
+        // Cut inside the gzip header: nothing decoded, a plain failure.
+        assert!(matches!(
+            decode_content("gzip", &gz[..5], 1 << 24),
+            Err(Error::Failed(_))
+        ));
+    }
+
+    #[test]
+    fn deflate_zlib_and_raw() {
+        let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+        z.write_all(PAGE).unwrap();
+        let zlib = z.finish().unwrap();
+        let mut r = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::default());
+        r.write_all(PAGE).unwrap();
+        let raw = r.finish().unwrap();
+        assert_eq!(
+            decode_content("deflate", &zlib, 1 << 20).unwrap().as_ref(),
+            PAGE
+        );
+        assert_eq!(
+            decode_content("deflate", &raw, 1 << 20).unwrap().as_ref(),
+            PAGE
+        );
+    }
+
+    #[test]
+    fn brotli_and_zstd() {
+        let mut br = Vec::new();
+        {
+            let mut w = brotli::CompressorWriter::new(&mut br, 4096, 5, 22);
+            w.write_all(PAGE).unwrap();
+        }
+        assert_eq!(decode_content("br", &br, 1 << 20).unwrap().as_ref(), PAGE);
+        let zs = zstd::encode_all(PAGE, 3).unwrap();
+        assert_eq!(decode_content("zstd", &zs, 1 << 20).unwrap().as_ref(), PAGE);
+        assert!(matches!(
+            decode_content("br", b"\xff\xff\xff garbage", 1 << 20),
+            Err(Error::Failed(_))
+        ));
+        assert!(matches!(
+            decode_content("zstd", b"not zstd", 1 << 20),
+            Err(Error::Failed(_))
+        ));
+    }
+
+    #[test]
+    fn bomb_is_capped() {
+        let zeros = vec![b'a'; 8 << 20];
+        let gz = gzip(&zeros);
+        assert!(gz.len() < 100_000);
+        assert_eq!(decode_content("gzip", &gz, 1 << 20), Err(Error::TooBig));
+        assert_eq!(decode_content("gzip", &gz, 8 << 20).unwrap().len(), 8 << 20);
+        let zs = zstd::encode_all(&zeros[..], 3).unwrap();
+        assert_eq!(decode_content("zstd", &zs, 1 << 20), Err(Error::TooBig));
+        let mut br = Vec::new();
+        {
+            let mut w = brotli::CompressorWriter::new(&mut br, 4096, 5, 22);
+            w.write_all(&zeros).unwrap();
+        }
+        assert_eq!(decode_content("br", &br, 1 << 20), Err(Error::TooBig));
+    }
+
+    #[test]
+    fn sniffing() {
+        assert!(sniff_html(b"\xEF\xBB\xBF  \n<!DOCTYPE HTML PUBLIC>"));
+        assert!(sniff_html(b"<html lang=en>"));
+        assert!(sniff_html(b"\r\n<HEAD>"));
+        assert!(sniff_html(b"<p>x"));
+        assert!(sniff_html(b"<div class=a>"));
+        assert!(sniff_html(b"<!-- c --><html>"));
+        assert!(sniff_html(
+            b"<?xml version=\"1.0\"?>\n<html xmlns=\"http://www.w3.org/1999/xhtml\">"
+        ));
+        assert!(!sniff_html(b"<?xml version=\"1.0\"?><rss>"));
+        assert!(!sniff_html(b"<pre>")); // `<p` must be followed by space or `>`
+        assert!(!sniff_html(b"{\"json\": true}"));
+        assert!(!sniff_html(b"%PDF-1.4"));
+        assert!(!sniff_html(b""));
+    }
+
+    #[test]
+    fn binary_detection() {
+        assert!(is_binary(
+            b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x01\x00\x00\x00\x01\x00\x08\x06"
+        ));
+        assert!(!is_binary(PAGE));
+        assert!(!is_binary(b"\xFF\xFE<\x00h\x00t\x00m\x00l\x00>\x00"));
+        assert!(!is_binary(b"\x1b$B8=\x1b(B <html>"));
+    }
 }

@@ -73,7 +73,8 @@ pub struct DecodeError {
 /// Steps: size cap on the stored body → de-chunk when `Transfer-Encoding: chunked` (a body that
 /// is not really chunked stays raw) → undo `Content-Encoding` (capped at `max_decoded_bytes`;
 /// a body that fails to decode but already looks like HTML is used raw, which covers Common
-/// Crawl's decoded payloads under `Content-Encoding: gzip`) → empty check → HTML check
+/// Crawl's decoded payloads under `Content-Encoding: gzip`; otherwise a stream that breaks off
+/// after producing HTML keeps the decoded part, as browsers do) → empty check → HTML check
 /// (declared non-HTML media type, or sniffing when the type is missing; binary junk is never
 /// HTML) → [`decode_charset`].
 pub fn decode_body(
@@ -110,6 +111,12 @@ pub fn decode_body(
                     SkipReason::TooBig,
                     "decoded body over max_decoded_bytes",
                 ));
+            }
+            Err(http::Error::Truncated(partial)) if http::looks_like_html(&partial) => {
+                Cow::Owned(partial)
+            }
+            Err(http::Error::Truncated(_)) => {
+                return Err(err(SkipReason::DecodeError, "truncated stream, no HTML"));
             }
             Err(http::Error::Failed(e)) => return Err(err(SkipReason::DecodeError, &e)),
         },
@@ -166,4 +173,203 @@ pub fn charset_from_content_type(content_type: &str) -> Option<&str> {
 /// The one charset routine (see [`charset`] module docs).
 pub fn decode_charset(bytes: &[u8], declared: Option<&str>) -> DecodedPage {
     charset::decode_charset(bytes, declared)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    const PAGE: &str = "<!DOCTYPE html><html><body><p>Grüße, welt</p></body></html>";
+
+    fn h(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    fn gzip(data: &[u8]) -> Vec<u8> {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(data).unwrap();
+        e.finish().unwrap()
+    }
+
+    fn chunk(data: &[u8], size: usize) -> Vec<u8> {
+        let mut out = Vec::new();
+        for c in data.chunks(size) {
+            out.extend_from_slice(format!("{:x}\r\n", c.len()).as_bytes());
+            out.extend_from_slice(c);
+            out.extend_from_slice(b"\r\n");
+        }
+        out.extend_from_slice(b"0\r\n\r\n");
+        out
+    }
+
+    fn ok(headers: &[(&str, &str)], ct: Option<&str>, body: &[u8]) -> DecodedPage {
+        decode_body(&h(headers), ct, body, &DecodeOptions::default()).unwrap()
+    }
+
+    fn fail(headers: &[(&str, &str)], ct: Option<&str>, body: &[u8]) -> SkipReason {
+        decode_body(&h(headers), ct, body, &DecodeOptions::default())
+            .unwrap_err()
+            .reason
+    }
+
+    #[test]
+    fn chunked_then_gzip() {
+        let body = chunk(&gzip(PAGE.as_bytes()), 7);
+        let hd = [
+            ("Transfer-Encoding", "chunked"),
+            ("Content-Encoding", "gzip"),
+        ];
+        let d = ok(&hd, Some("text/html; charset=utf-8"), &body);
+        assert_eq!(d.html, PAGE);
+        assert_eq!(d.charset_source, CharsetSource::Utf8Valid);
+    }
+
+    #[test]
+    fn chunked_header_but_not_chunked_is_raw() {
+        let d = ok(
+            &[("Transfer-Encoding", "chunked")],
+            Some("text/html"),
+            PAGE.as_bytes(),
+        );
+        assert_eq!(d.html, PAGE);
+    }
+
+    #[test]
+    fn common_crawl_already_decoded_gzip() {
+        let hd = [
+            ("Content-Encoding", "gzip"),
+            ("X-Crawler-Content-Encoding", "gzip"),
+        ];
+        let d = ok(&hd, Some("text/html"), PAGE.as_bytes());
+        assert_eq!(d.html, PAGE);
+        // Also for br (no magic to check): fails to decode, looks like HTML, used raw.
+        assert_eq!(
+            ok(
+                &[("Content-Encoding", "br")],
+                Some("text/html"),
+                PAGE.as_bytes()
+            )
+            .html,
+            PAGE
+        );
+    }
+
+    #[test]
+    fn corrupt_encoding_is_decode_error() {
+        let mut gz = gzip(PAGE.as_bytes());
+        let n = gz.len();
+        gz[n / 2..].iter_mut().for_each(|b| *b ^= 0x5a);
+        assert_eq!(
+            fail(&[("Content-Encoding", "gzip")], Some("text/html"), &gz),
+            SkipReason::DecodeError
+        );
+        assert_eq!(
+            fail(
+                &[("Content-Encoding", "br")],
+                Some("text/html"),
+                b"\x8b\x02\x80garbage\x00\x01"
+            ),
+            SkipReason::DecodeError
+        );
+    }
+
+    #[test]
+    fn truncated_gzip_keeps_the_decoded_part() {
+        let page: String = std::iter::once("<html><body>".to_string())
+            .chain((0..5000).map(|i| format!("<p>paragraph {i}</p>")))
+            .collect();
+        let gz = gzip(page.as_bytes());
+        let d = ok(
+            &[("Content-Encoding", "gzip")],
+            Some("text/html"),
+            &gz[..gz.len() / 2],
+        );
+        assert!(d.html.len() > 1000 && page.starts_with(&d.html));
+    }
+
+    #[test]
+    fn bomb_is_too_big() {
+        let big = vec![b' '; 4 << 20];
+        let gz = gzip(&big);
+        let opts = DecodeOptions {
+            max_decoded_bytes: 1 << 20,
+        };
+        let e = decode_body(
+            &h(&[("Content-Encoding", "gzip")]),
+            Some("text/html"),
+            &gz,
+            &opts,
+        )
+        .unwrap_err();
+        assert_eq!(e.reason, SkipReason::TooBig);
+        let e = decode_body(&[], Some("text/html"), &big, &opts).unwrap_err();
+        assert_eq!(e.reason, SkipReason::TooBig);
+    }
+
+    #[test]
+    fn sniffing_and_types() {
+        assert_eq!(
+            ok(&[], None, b"  <html><p>x</p></html>").html,
+            "  <html><p>x</p></html>"
+        );
+        assert_eq!(fail(&[], None, b"{\"a\": 1}"), SkipReason::NotHtml);
+        assert_eq!(
+            fail(&[], None, b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00"),
+            SkipReason::NotHtml
+        );
+        assert_eq!(fail(&[], Some("image/png"), b"<html>"), SkipReason::NotHtml);
+        assert_eq!(
+            fail(
+                &[],
+                Some("text/html"),
+                b"\x00\x01\x02\x03\x04\x05\x06\x07\x08<html>"
+            ),
+            SkipReason::NotHtml
+        );
+        assert!(
+            ok(&[], Some("application/xhtml+xml"), b"<html/>")
+                .html
+                .starts_with("<html")
+        );
+    }
+
+    #[test]
+    fn empty_bodies() {
+        assert_eq!(fail(&[], Some("text/html"), b""), SkipReason::Empty);
+        assert_eq!(fail(&[], Some("text/html"), b" \r\n "), SkipReason::Empty);
+        let gz = gzip(b"");
+        assert_eq!(
+            fail(&[("Content-Encoding", "gzip")], Some("text/html"), &gz),
+            SkipReason::Empty
+        );
+    }
+
+    #[test]
+    fn charset_from_header_value() {
+        assert_eq!(
+            charset_from_content_type("text/html; charset=\"GBK\""),
+            Some("GBK")
+        );
+        assert_eq!(
+            charset_from_content_type("text/html;Charset=utf-8;x=y"),
+            Some("utf-8")
+        );
+        assert_eq!(charset_from_content_type("text/html"), None);
+        assert_eq!(charset_from_content_type("text/html; charset="), None);
+    }
+
+    #[test]
+    fn header_charset_reaches_decoder() {
+        let (b, _, _) = encoding_rs::WINDOWS_1251.encode("<html><body>Привет</body></html>");
+        let d = ok(&[], Some("text/html; charset=windows-1251"), &b);
+        assert_eq!(
+            (d.charset, d.charset_source),
+            ("windows-1251", CharsetSource::HttpHeader)
+        );
+        assert_eq!(d.html, "<html><body>Привет</body></html>");
+    }
 }
