@@ -348,27 +348,54 @@ fn content_codings_decode_end_to_end() {
 #[test]
 fn threads_do_not_change_output() {
     let tmp = tempfile::tempdir().unwrap();
-    let (input, synth) = write_synth(tmp.path(), "synth.warc.gz", 300, &small(300));
-    let one = tmp.path().join("t1");
-    let four = tmp.path().join("t4");
-    run_into(&one, &["--threads", "1"], &[&input], 0);
-    run_into(&four, &["--threads", "4"], &[&input], 0);
-    let a = std::fs::read(one.join("synth.jsonl.zst")).unwrap();
-    let b = std::fs::read(four.join("synth.jsonl.zst")).unwrap();
-    assert!(a == b, "--threads 1 and --threads 4 shards differ");
+    let inputs_dir = tmp.path().join("in");
+    std::fs::create_dir(&inputs_dir).unwrap();
+    let (_, synth) = write_synth(&inputs_dir, "synth.warc.gz", 300, &small(300));
+    write_synth(&inputs_dir, "extra-a.warc.gz", 301, &small(20));
+    write_synth(
+        &inputs_dir,
+        "extra-b.warc",
+        302,
+        &SynthOptions {
+            compression: Compression::None,
+            ..small(20)
+        },
+    );
+    // 1 worker; 4 workers; 7 workers (two inputs read at once).
+    let outs: Vec<PathBuf> = ["1", "4", "7"]
+        .iter()
+        .map(|t| {
+            let out = tmp.path().join(format!("t{t}"));
+            run_into(&out, &["--threads", t], &[&inputs_dir], 0);
+            out
+        })
+        .collect();
+    for name in [
+        "synth.jsonl.zst",
+        "extra-a.jsonl.zst",
+        "extra-b.jsonl.zst",
+        "manifest.jsonl",
+    ] {
+        let a = std::fs::read(outs[0].join(name)).unwrap();
+        for out in &outs[1..] {
+            let b = std::fs::read(out.join(name)).unwrap();
+            assert!(
+                a == b,
+                "{name}: {} differs from {}",
+                out.display(),
+                outs[0].display()
+            );
+        }
+    }
     // Every article became a document, in file order.
-    let ids: Vec<String> = docs(&one.join("synth.jsonl.zst"))
+    let ids: Vec<String> = docs(&outs[0].join("synth.jsonl.zst"))
         .iter()
         .map(|d| d["id"].as_str().unwrap().to_string())
         .collect();
     assert_eq!(ids, synth.expected_doc_ids());
-    let (m1, m4) = (manifest(&one), manifest(&four));
+    let m = manifest(&outs[0]);
     assert_eq!(
-        m1["synth.jsonl.zst"]["counts"],
-        m4["synth.jsonl.zst"]["counts"]
-    );
-    assert_eq!(
-        m1["synth.jsonl.zst"]["counts"]["records"].as_u64().unwrap() as usize,
+        m["synth.jsonl.zst"]["counts"]["records"].as_u64().unwrap() as usize,
         synth.records.len()
     );
 }
@@ -410,6 +437,7 @@ fn rerun_resumes_and_reprocesses_on_change() {
     assert!(stdout(&first).contains("1 processed"), "{}", stdout(&first));
     let bytes = std::fs::read(&shard).unwrap();
     let stamp = mtime(&shard);
+    let manifest_bytes = std::fs::read(out.join("manifest.jsonl")).unwrap();
 
     // Unchanged input and config: skipped, output untouched.
     let second = run_into(&out, &["--method", "fulltext"], &[&input], 0);
@@ -426,6 +454,10 @@ fn rerun_resumes_and_reprocesses_on_change() {
     assert_eq!(std::fs::read(&shard).unwrap(), bytes);
     assert_eq!(mtime(&shard), stamp, "skipped input's shard was rewritten");
     assert_eq!(manifest(&out).len(), 1);
+    assert_eq!(
+        std::fs::read(out.join("manifest.jsonl")).unwrap(),
+        manifest_bytes
+    );
 
     // --force reprocesses (same bytes).
     let forced = run_into(&out, &["--method", "fulltext", "--force"], &[&input], 0);
