@@ -8,7 +8,9 @@
 //!   (capped against decompression bombs), sniffs HTML when the content type is missing, then
 //!   picks the charset and decodes.
 //! - [`decode_charset`] is the one charset routine: BOM → valid UTF-8 (with non-ASCII) → HTTP
-//!   header charset → `<meta>` prescan → chardetng on a ≤16 KiB prefix → windows-1252.
+//!   header charset → `<meta>` prescan → chardetng on a ≤16 KiB prefix; all-ASCII bytes with
+//!   no usable declaration are reported as UTF-8 / `Default` (same text as windows-1252).
+//!   A declared UTF-8 on bytes that are not UTF-8 is ignored (see [`charset`]).
 
 use crate::counts::SkipReason;
 use std::borrow::Cow;
