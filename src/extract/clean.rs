@@ -58,7 +58,13 @@ pub struct Block {
     pub punct: u32,
     pub chars: u32,
     pub flags: u8,
+    /// Innermost boilerplate-hinted ancestor (index into `Cleaned::boiler_ranges`), or
+    /// `NO_BOILER`.
+    pub boiler_id: u32,
 }
+
+/// `Block::boiler_id` of blocks outside boilerplate-hinted elements.
+pub const NO_BOILER: u32 = u32::MAX;
 
 /// What the cleaner produced for one page.
 #[derive(Debug, Default)]
@@ -74,6 +80,8 @@ pub struct Cleaned {
     pub saw_noscript: bool,
     /// Sum of the weights of all runs.
     pub text_weight: u64,
+    /// `[start, end)` in `buf` of every boilerplate-hinted element.
+    pub boiler_ranges: Vec<(u32, u32)>,
 }
 
 /// Cleaner settings.
@@ -111,7 +119,7 @@ struct Cleaner<'a> {
     open_counts: Vec<u32>,
     suppress: u32,
     link_depth: u32,
-    boiler_depth: u32,
+    boiler_stack: Vec<u32>,
     good_depth: u32,
     heading_depth: u32,
     run_start: Option<usize>,
@@ -119,6 +127,7 @@ struct Cleaner<'a> {
     block_runs: u32,
     res: Cleaned,
     h1_open: Option<(usize, u32)>,
+    last_tag_len: usize,
 }
 
 /// Attributes of a start tag that the cleaner looks at.
@@ -183,7 +192,6 @@ const BOILER_WORDS: &[&str] = &[
     "remark",
     "replies",
     "gdpr",
-    "widget",
     "promo",
     "copyright",
     "masthead",
@@ -287,14 +295,18 @@ impl<'a> Cleaner<'a> {
             open_counts: vec![0; COUNT_SLOTS],
             suppress: 0,
             link_depth: 0,
-            boiler_depth: 0,
+            boiler_stack: Vec::new(),
             good_depth: 0,
             heading_depth: 0,
             run_start: None,
-            block: Block::default(),
+            block: Block {
+                boiler_id: NO_BOILER,
+                ..Block::default()
+            },
             block_runs: 0,
             res: Cleaned::default(),
             h1_open: None,
+            last_tag_len: 0,
         }
     }
 
@@ -367,7 +379,7 @@ impl<'a> Cleaner<'a> {
         if self.link_depth > 0 {
             flags |= IN_LINK;
         }
-        if self.boiler_depth > 0 {
+        if !self.boiler_stack.is_empty() {
             flags |= IN_BOILER;
         }
         if self.heading_depth > 0 {
@@ -389,6 +401,7 @@ impl<'a> Cleaner<'a> {
             b.start = run.start;
             b.seed = run.start;
             b.flags = flags & !IN_LINK;
+            b.boiler_id = self.boiler_stack.last().copied().unwrap_or(NO_BOILER);
         } else if b.link_weight == b.weight && flags & IN_LINK == 0 && b.seed == b.start {
             // First non-link run of a block that so far held only links.
             b.seed = run.start;
@@ -406,7 +419,10 @@ impl<'a> Cleaner<'a> {
         if self.block_runs > 0 {
             self.res.blocks.push(self.block);
         }
-        self.block = Block::default();
+        self.block = Block {
+            boiler_id: NO_BOILER,
+            ..Block::default()
+        };
         self.block_runs = 0;
     }
 
@@ -757,7 +773,10 @@ impl<'a> Cleaner<'a> {
             self.link_depth += 1;
         }
         if boiler {
-            self.boiler_depth += 1;
+            let start = self.out.len() - self.last_tag_len;
+            self.res.boiler_ranges.push((start as u32, u32::MAX));
+            self.boiler_stack
+                .push((self.res.boiler_ranges.len() - 1) as u32);
         }
         if good && emitted {
             self.good_depth += 1;
@@ -784,6 +803,7 @@ impl<'a> Cleaner<'a> {
         if tag.is_block() {
             self.flush_block();
         }
+        let tag_start = self.out.len();
         let out = &mut self.out;
         out.push(b'<');
         if tag == Tag::Other {
@@ -813,6 +833,7 @@ impl<'a> Cleaner<'a> {
             }
         }
         out.push(b'>');
+        self.last_tag_len = self.out.len() - tag_start;
     }
 
     fn pop_top(&mut self) {
@@ -840,8 +861,10 @@ impl<'a> Cleaner<'a> {
             if e.link {
                 self.link_depth -= 1;
             }
-            if e.boiler {
-                self.boiler_depth -= 1;
+            if e.boiler
+                && let Some(id) = self.boiler_stack.pop()
+            {
+                self.res.boiler_ranges[id as usize].1 = self.out.len() as u32;
             }
             if e.good {
                 self.good_depth -= 1;

@@ -15,7 +15,7 @@
 //! Invariants: only R's parent's subtree (plus the spine) is ever built;
 //! nodes_parsed ≤ nodes_total; never panics.
 
-use super::clean::{Block, CleanOptions, Cleaned, IN_BOILER, clean};
+use super::clean::{Block, CleanOptions, Cleaned, IN_BOILER, NO_BOILER, clean};
 use super::emit::{TextSink, emit_subtree};
 use super::page::page_title;
 use super::partial::PartialParse;
@@ -24,6 +24,9 @@ use super::{ExtractOptions, ExtractStats, Extraction, Extractor, Method};
 
 /// Pages whose cleaned text weighs less than this get a second look with `<noscript>`.
 const NOSCRIPT_RETRY_WEIGHT: u64 = 200;
+
+/// Share of its good text a boilerplate-hinted block keeps when choosing the seed.
+const SOFT_BOILER: f64 = 0.25;
 
 pub struct Reverse {
     /// Weight of bad text against good text when choosing R.
@@ -59,7 +62,13 @@ struct Totals {
 }
 
 impl BlockScores {
-    fn new(blocks: &[Block], link_list_ratio: f64) -> (Self, Vec<f64>) {
+    /// `boiler(block)`: 0 = not boilerplate, otherwise the factor its good text keeps (0 =
+    /// hard boilerplate, which also counts as bad text).
+    fn new(
+        blocks: &[Block],
+        link_list_ratio: f64,
+        boiler: impl Fn(&Block) -> Option<f64>,
+    ) -> (Self, Vec<f64>) {
         let n = blocks.len();
         let mut s = BlockScores {
             starts: Vec::with_capacity(n),
@@ -78,16 +87,15 @@ impl BlockScores {
             let weight = blk.weight as f64;
             let link = blk.link_weight as f64;
             let plain = weight - link;
-            let boiler = blk.flags & IN_BOILER != 0;
+            let keep = boiler(blk);
             let link_list = weight > 0.0 && link > link_list_ratio * weight;
-            let good = if boiler || link_list {
+            let good = if keep == Some(0.0) || link_list {
                 0.0
-            } else if blk.punct > 0 {
-                plain
             } else {
-                plain * 0.5
+                let g = if blk.punct > 0 { plain } else { plain * 0.5 };
+                g * keep.unwrap_or(1.0)
             };
-            let bad = link + if boiler { plain } else { 0.0 };
+            let bad = link + if keep == Some(0.0) { plain } else { 0.0 };
             goods.push(good);
             s.starts.push(blk.start);
             g += good;
@@ -133,6 +141,41 @@ fn reclean_if_empty(html: &str, cleaned: Cleaned) -> Cleaned {
     }
 }
 
+/// Blocks on each side whose text counts towards a block's seed score.
+const SEED_WINDOW: usize = 4;
+
+/// The seed block: the one whose neighbourhood (±`SEED_WINDOW` blocks, weights falling
+/// off with distance) holds the most good text net of bad text. An article is a run of
+/// paragraphs; one long caption or notice alone is not. Falls back to the block with the
+/// most text outside links when nothing scores.
+fn pick_seed(goods: &[f64], bads: &[f64], blocks: &[Block]) -> Option<usize> {
+    let n = goods.len();
+    let mut best: Option<(usize, f64)> = None;
+    for i in 0..n {
+        if goods[i] <= 0.0 {
+            continue;
+        }
+        let lo = i.saturating_sub(SEED_WINDOW);
+        let hi = (i + SEED_WINDOW + 1).min(n);
+        let mut score = 0.0;
+        for j in lo..hi {
+            let dist = i.abs_diff(j) as f64;
+            let w = 1.0 / (1.0 + dist);
+            score += w * (goods[j] - 0.5 * bads[j]);
+        }
+        // The block itself must carry its weight: prefer the strongest block nearby.
+        score += goods[i];
+        if best.is_none_or(|(_, b)| score > b) {
+            best = Some((i, score));
+        }
+    }
+    best.map(|(i, _)| i).or_else(|| {
+        (0..blocks.len())
+            .filter(|&i| blocks[i].weight > 0)
+            .max_by_key(|&i| blocks[i].weight - blocks[i].link_weight)
+    })
+}
+
 impl Extractor for Reverse {
     fn method(&self) -> Method {
         Method::Reverse
@@ -145,19 +188,13 @@ impl Extractor for Reverse {
             nodes_total: cleaned.nodes_total,
             ..ExtractStats::default()
         };
-        let (scores, goods) = BlockScores::new(&cleaned.blocks, self.link_list_ratio);
-        let seed = goods
-            .iter()
-            .enumerate()
-            .filter(|(_, g)| **g > 0.0)
-            .max_by(|a, b| a.1.total_cmp(b.1))
-            .map(|(i, _)| i)
-            .or_else(|| {
-                // Nothing looks like content: fall back to the block with the most text.
-                (0..cleaned.blocks.len())
-                    .filter(|&i| cleaned.blocks[i].weight > 0)
-                    .max_by_key(|&i| cleaned.blocks[i].weight - cleaned.blocks[i].link_weight)
-            });
+        // Seed choice: boilerplate hints are soft (a false hint on a page-wide wrapper must
+        // not hide the article).
+        let (seed_scores, goods) = BlockScores::new(&cleaned.blocks, self.link_list_ratio, |b| {
+            (b.flags & IN_BOILER != 0).then_some(SOFT_BOILER)
+        });
+        let bads: Vec<f64> = seed_scores.bad.windows(2).map(|w| w[1] - w[0]).collect();
+        let seed = pick_seed(&goods, &bads, &cleaned.blocks);
         let Some(seed) = seed else {
             return Extraction {
                 text: String::new(),
@@ -166,6 +203,15 @@ impl Extractor for Reverse {
             };
         };
         let seed_at = cleaned.blocks[seed].seed;
+        // Scoring: hints on the seed's own ancestors are false; the others are hard.
+        let ranges = &cleaned.boiler_ranges;
+        let (scores, _) = BlockScores::new(&cleaned.blocks, self.link_list_ratio, |b| {
+            if b.boiler_id == NO_BOILER {
+                return None;
+            }
+            let (s, e) = ranges[b.boiler_id as usize];
+            (!(s <= seed_at && seed_at < e)).then_some(0.0)
+        });
         let buf = &cleaned.buf;
         let mut pp = PartialParse::new(buf, seed_at as usize);
         pp.read_start_node();
@@ -178,10 +224,10 @@ impl Extractor for Reverse {
             let n = pp.tree.node(id);
             let t = scores.range(n.start, n.end);
             let score = t.good - self.bad_weight * t.bad;
-            if score > best_score {
+            if score >= best_score {
                 best_score = score;
                 best_level = level;
-            } else if score < best_score || level > best_level + 2 {
+            } else {
                 break;
             }
             if n.kind == Kind::Root {
@@ -190,6 +236,38 @@ impl Extractor for Reverse {
             level += 1;
         }
         let r = pp.spine[best_level];
+        if std::env::var_os("OUTWARD_DEBUG").is_some() {
+            let sn = &cleaned.blocks[seed];
+            eprintln!(
+                "seed block {seed} at {seed_at} w {} lw {} p {} ; best level {best_level} score {best_score}",
+                sn.weight, sn.link_weight, sn.punct
+            );
+            eprintln!(
+                "seed text: {}",
+                super::page::flat_text(buf, seed_at as usize, seed_at as usize + 200)
+            );
+            for (k, &id) in pp.spine.iter().enumerate().take(best_level + 3) {
+                let n = pp.tree.node(id);
+                if n.end == super::tree::NONE || n.start == super::tree::NONE {
+                    break;
+                }
+                let t = scores.range(n.start, n.end);
+                eprintln!(
+                    "level {k}: {:?} {:?} [{}..{}] good {:.0} bad {:.0} w {:.0} link {:.0} tag: {}",
+                    n.kind,
+                    n.tag,
+                    n.start,
+                    n.end,
+                    t.good,
+                    t.bad,
+                    t.weight,
+                    t.link,
+                    String::from_utf8_lossy(
+                        &buf[n.start as usize..(n.start as usize + 80).min(buf.len())]
+                    )
+                );
+            }
+        }
 
         // Prune link lists and boilerplate inside R (never an ancestor of the seed).
         let tree = &pp.tree;
