@@ -141,6 +141,12 @@ fn reclean_if_empty(html: &str, cleaned: Cleaned) -> Cleaned {
     }
 }
 
+/// Levels the climb looks past a level that did not improve R's score (a forum post's
+/// parent adds a header link before the grandparent adds the other posts).
+const LOOKAHEAD_LEVELS: usize = 3;
+/// The climb stops at once when a level loses more than this share of the best score.
+const LOOKAHEAD_DROP: f64 = 0.3;
+
 /// Blocks on each side whose text counts towards a block's seed score.
 const SEED_WINDOW: usize = 4;
 
@@ -227,7 +233,9 @@ impl Extractor for Reverse {
             if score >= best_score {
                 best_score = score;
                 best_level = level;
-            } else {
+            } else if score < best_score - LOOKAHEAD_DROP * best_score.abs()
+                || level >= best_level + LOOKAHEAD_LEVELS
+            {
                 break;
             }
             if n.kind == Kind::Root {
