@@ -8,7 +8,9 @@
 //!   (capped against decompression bombs), sniffs HTML when the content type is missing, then
 //!   picks the charset and decodes.
 //! - [`decode_charset`] is the one charset routine: BOM → valid UTF-8 (with non-ASCII) → HTTP
-//!   header charset → `<meta>` prescan → chardetng on a ≤16 KiB prefix → windows-1252.
+//!   header charset → `<meta>` prescan → chardetng on a ≤16 KiB prefix; all-ASCII bytes with
+//!   no usable declaration are reported as UTF-8 / `Default` (same text as windows-1252).
+//!   A declared UTF-8 on bytes that are not UTF-8 is ignored (see [`charset`]).
 
 use crate::counts::SkipReason;
 use std::borrow::Cow;
@@ -89,8 +91,12 @@ pub fn decode_body(
     }
     let mut te_chunked = false;
     let mut content_encoding: Option<&str> = None;
+    // Common Crawl keeps the original coding here once it has decoded the payload.
+    let mut crawler_decoded = false;
     for (k, v) in headers {
-        if k.eq_ignore_ascii_case("transfer-encoding") {
+        if k.eq_ignore_ascii_case("x-crawler-content-encoding") {
+            crawler_decoded = true;
+        } else if k.eq_ignore_ascii_case("transfer-encoding") {
             te_chunked |= v.to_ascii_lowercase().contains("chunked");
         } else if k.eq_ignore_ascii_case("content-encoding") {
             content_encoding = Some(v.as_str());
@@ -105,7 +111,7 @@ pub fn decode_body(
     let decoded: Cow<'_, [u8]> = match content_encoding {
         Some(ce) if !ce.trim().is_empty() => match http::decode_content(ce, stored, cap) {
             Ok(d) => d,
-            Err(_) if http::looks_like_html(stored) => Cow::Borrowed(stored),
+            Err(_) if crawler_decoded || http::looks_like_html(stored) => Cow::Borrowed(stored),
             Err(http::Error::TooBig) => {
                 return Err(err(
                     SkipReason::TooBig,
@@ -246,6 +252,16 @@ mod tests {
         ];
         let d = ok(&hd, Some("text/html"), PAGE.as_bytes());
         assert_eq!(d.html, PAGE);
+        // Decoded text that does not start like HTML: the crawler header says it is decoded.
+        let text = b"Just text, then <b>bold</b> and more.";
+        assert_eq!(
+            ok(&hd, Some("text/html"), text).html,
+            "Just text, then <b>bold</b> and more."
+        );
+        assert_eq!(
+            fail(&[("Content-Encoding", "gzip")], Some("text/html"), text),
+            SkipReason::DecodeError
+        );
         // Also for br (no magic to check): fails to decode, looks like HTML, used raw.
         assert_eq!(
             ok(

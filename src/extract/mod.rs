@@ -5,9 +5,33 @@
 //! Invariants: never panics, never recurses on input depth, runs in time linear-ish in the
 //! input; `stats.nodes_parsed <= stats.nodes_total` for partial methods.
 
+mod clean;
+mod emit;
+pub mod entities;
 mod fulltext;
+mod page;
+mod paper;
+mod partial;
+mod reverse;
+mod similarity;
+mod tags;
+mod textstats;
+mod title;
+mod tokenize;
+mod tree;
 
 pub use fulltext::Fulltext;
+pub use paper::Paper;
+pub use reverse::Reverse;
+
+/// Internals exposed for the agreement property tests and benches (not a stable API).
+#[doc(hidden)]
+pub mod internals {
+    pub use super::clean::{CleanOptions, Cleaned, clean};
+    pub use super::partial::PartialParse;
+    pub use super::tags::Tag;
+    pub use super::tree::{Kind, NONE, Node, Tree};
+}
 
 /// Selectable extraction method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -73,10 +97,9 @@ pub trait Extractor: Send + Sync {
 
 /// The extractor for `method`.
 pub fn extractor(method: Method, options: &ExtractOptions) -> Box<dyn Extractor> {
-    let _ = options;
     match method {
         Method::Fulltext => Box::new(Fulltext),
-        // Until the reverse extractor lands, the partial methods fall back to fulltext.
-        Method::Reverse | Method::Paper => Box::new(Fulltext),
+        Method::Reverse => Box::new(Reverse::new(options)),
+        Method::Paper => Box::new(Paper::new(options)),
     }
 }

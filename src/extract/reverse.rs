@@ -1,0 +1,307 @@
+//! `reverse`: the product method. Paper 002's reverse-order partial parse, with the seed and
+//! the content root R chosen by evidence instead of by the two longest text nodes.
+//!
+//! 1. Clean (see `clean`); when the page shows almost no text but had `<noscript>`, clean
+//!    again keeping it (Discourse and friends serve their content there).
+//! 2. Score every block (line) of the cleaned page from the cleaner's flat statistics:
+//!    good = text outside links, in blocks that are not link lists or boilerplate-hinted,
+//!    halved when the block has no sentence punctuation; bad = link text + text in
+//!    boilerplate-hinted elements. Prefix sums give any subtree's totals in O(log n).
+//! 3. Seed = the block with the most good text. Parse outward from it one ancestor at a
+//!    time; R = the ancestor maximising good − α·bad; stop one level above the best.
+//! 4. Emit R, pruning block elements inside it that are boilerplate-hinted or link lists
+//!    (seed 000 rules 1-2), never an ancestor of the seed.
+//!
+//! Invariants: only R's parent's subtree (plus the spine) is ever built;
+//! nodes_parsed ≤ nodes_total; never panics.
+
+use super::clean::{Block, CleanOptions, Cleaned, IN_BOILER, NO_BOILER, clean};
+use super::emit::{TextSink, emit_subtree};
+use super::page::page_title;
+use super::partial::PartialParse;
+use super::tree::{F_BOILER, Kind};
+use super::{ExtractOptions, ExtractStats, Extraction, Extractor, Method};
+
+/// Pages whose cleaned text weighs less than this get a second look with `<noscript>`.
+const NOSCRIPT_RETRY_WEIGHT: u64 = 200;
+
+/// Share of its good text a boilerplate-hinted block keeps when choosing the seed.
+const SOFT_BOILER: f64 = 0.25;
+
+pub struct Reverse {
+    /// Weight of bad text against good text when choosing R.
+    pub bad_weight: f64,
+    /// Link text share above which a block (or an element inside R) is a link list.
+    pub link_list_ratio: f64,
+}
+
+impl Reverse {
+    pub fn new(_options: &ExtractOptions) -> Self {
+        Reverse {
+            bad_weight: 1.0,
+            link_list_ratio: 0.5,
+        }
+    }
+}
+
+/// Per-block good/bad text and their prefix sums.
+struct BlockScores {
+    starts: Vec<u32>,
+    /// prefix[i] = totals of blocks[..i].
+    good: Vec<f64>,
+    bad: Vec<f64>,
+    weight: Vec<f64>,
+    link: Vec<f64>,
+}
+
+struct Totals {
+    good: f64,
+    bad: f64,
+    weight: f64,
+    link: f64,
+}
+
+impl BlockScores {
+    /// `boiler(block)`: 0 = not boilerplate, otherwise the factor its good text keeps (0 =
+    /// hard boilerplate, which also counts as bad text).
+    fn new(
+        blocks: &[Block],
+        link_list_ratio: f64,
+        boiler: impl Fn(&Block) -> Option<f64>,
+    ) -> (Self, Vec<f64>) {
+        let n = blocks.len();
+        let mut s = BlockScores {
+            starts: Vec::with_capacity(n),
+            good: Vec::with_capacity(n + 1),
+            bad: Vec::with_capacity(n + 1),
+            weight: Vec::with_capacity(n + 1),
+            link: Vec::with_capacity(n + 1),
+        };
+        let mut goods = Vec::with_capacity(n);
+        let (mut g, mut b, mut w, mut l) = (0.0, 0.0, 0.0, 0.0);
+        s.good.push(0.0);
+        s.bad.push(0.0);
+        s.weight.push(0.0);
+        s.link.push(0.0);
+        for blk in blocks {
+            let weight = blk.weight as f64;
+            let link = blk.link_weight as f64;
+            let plain = weight - link;
+            let keep = boiler(blk);
+            let link_list = weight > 0.0 && link > link_list_ratio * weight;
+            let good = if keep == Some(0.0) || link_list {
+                0.0
+            } else {
+                let g = if blk.punct > 0 { plain } else { plain * 0.5 };
+                g * keep.unwrap_or(1.0)
+            };
+            let bad = link + if keep == Some(0.0) { plain } else { 0.0 };
+            goods.push(good);
+            s.starts.push(blk.start);
+            g += good;
+            b += bad;
+            w += weight;
+            l += link;
+            s.good.push(g);
+            s.bad.push(b);
+            s.weight.push(w);
+            s.link.push(l);
+        }
+        (s, goods)
+    }
+
+    /// Totals of the blocks starting in `[start, end)`.
+    fn range(&self, start: u32, end: u32) -> Totals {
+        let lo = self.starts.partition_point(|&s| s < start);
+        let hi = self.starts.partition_point(|&s| s < end);
+        let hi = hi.max(lo);
+        Totals {
+            good: self.good[hi] - self.good[lo],
+            bad: self.bad[hi] - self.bad[lo],
+            weight: self.weight[hi] - self.weight[lo],
+            link: self.link[hi] - self.link[lo],
+        }
+    }
+}
+
+fn reclean_if_empty(html: &str, cleaned: Cleaned) -> Cleaned {
+    if cleaned.text_weight >= NOSCRIPT_RETRY_WEIGHT || !cleaned.saw_noscript {
+        return cleaned;
+    }
+    let again = clean(
+        html.as_bytes(),
+        CleanOptions {
+            keep_noscript: true,
+        },
+    );
+    if again.text_weight > cleaned.text_weight {
+        again
+    } else {
+        cleaned
+    }
+}
+
+/// Levels the climb looks past a level that did not improve R's score (a forum post's
+/// parent adds a header link before the grandparent adds the other posts).
+const LOOKAHEAD_LEVELS: usize = 3;
+/// The climb stops at once when a level loses more than this share of the best score.
+const LOOKAHEAD_DROP: f64 = 0.3;
+
+/// Blocks on each side whose text counts towards a block's seed score.
+const SEED_WINDOW: usize = 4;
+
+/// The seed block: the one whose neighbourhood (±`SEED_WINDOW` blocks, weights falling
+/// off with distance) holds the most good text net of bad text. An article is a run of
+/// paragraphs; one long caption or notice alone is not. Falls back to the block with the
+/// most text outside links when nothing scores.
+fn pick_seed(goods: &[f64], bads: &[f64], blocks: &[Block]) -> Option<usize> {
+    let n = goods.len();
+    let mut best: Option<(usize, f64)> = None;
+    for i in 0..n {
+        if goods[i] <= 0.0 {
+            continue;
+        }
+        let lo = i.saturating_sub(SEED_WINDOW);
+        let hi = (i + SEED_WINDOW + 1).min(n);
+        let mut score = 0.0;
+        for j in lo..hi {
+            let dist = i.abs_diff(j) as f64;
+            let w = 1.0 / (1.0 + dist);
+            score += w * (goods[j] - 0.5 * bads[j]);
+        }
+        // The block itself must carry its weight: prefer the strongest block nearby.
+        score += goods[i];
+        if best.is_none_or(|(_, b)| score > b) {
+            best = Some((i, score));
+        }
+    }
+    best.map(|(i, _)| i).or_else(|| {
+        (0..blocks.len())
+            .filter(|&i| blocks[i].weight > 0)
+            .max_by_key(|&i| blocks[i].weight - blocks[i].link_weight)
+    })
+}
+
+impl Extractor for Reverse {
+    fn method(&self) -> Method {
+        Method::Reverse
+    }
+
+    fn extract(&self, html: &str) -> Extraction {
+        let cleaned = reclean_if_empty(html, clean(html.as_bytes(), CleanOptions::default()));
+        let title = page_title(&cleaned);
+        let mut stats = ExtractStats {
+            nodes_total: cleaned.nodes_total,
+            ..ExtractStats::default()
+        };
+        // Seed choice: boilerplate hints are soft (a false hint on a page-wide wrapper must
+        // not hide the article).
+        let (seed_scores, goods) = BlockScores::new(&cleaned.blocks, self.link_list_ratio, |b| {
+            (b.flags & IN_BOILER != 0).then_some(SOFT_BOILER)
+        });
+        let bads: Vec<f64> = seed_scores.bad.windows(2).map(|w| w[1] - w[0]).collect();
+        let seed = pick_seed(&goods, &bads, &cleaned.blocks);
+        let Some(seed) = seed else {
+            return Extraction {
+                text: String::new(),
+                title,
+                stats,
+            };
+        };
+        let seed_at = cleaned.blocks[seed].seed;
+        // Scoring: hints on the seed's own ancestors are false; the others are hard.
+        let ranges = &cleaned.boiler_ranges;
+        let (scores, _) = BlockScores::new(&cleaned.blocks, self.link_list_ratio, |b| {
+            if b.boiler_id == NO_BOILER {
+                return None;
+            }
+            let (s, e) = ranges[b.boiler_id as usize];
+            (!(s <= seed_at && seed_at < e)).then_some(0.0)
+        });
+        let buf = &cleaned.buf;
+        let mut pp = PartialParse::new(buf, seed_at as usize);
+        pp.read_start_node();
+
+        // Climb: R = the ancestor maximising good - α·bad; stop once a level does not improve.
+        let mut best_level = 0;
+        let mut best_score = f64::NEG_INFINITY;
+        let mut level = 0;
+        while let Some(id) = pp.complete_level(level) {
+            let n = pp.tree.node(id);
+            let t = scores.range(n.start, n.end);
+            let score = t.good - self.bad_weight * t.bad;
+            if score >= best_score {
+                best_score = score;
+                best_level = level;
+            } else if score < best_score - LOOKAHEAD_DROP * best_score.abs()
+                || level >= best_level + LOOKAHEAD_LEVELS
+            {
+                break;
+            }
+            if n.kind == Kind::Root {
+                break;
+            }
+            level += 1;
+        }
+        let r = pp.spine[best_level];
+        if std::env::var_os("OUTWARD_DEBUG").is_some() {
+            let sn = &cleaned.blocks[seed];
+            eprintln!(
+                "seed block {seed} at {seed_at} w {} lw {} p {} ; best level {best_level} score {best_score}",
+                sn.weight, sn.link_weight, sn.punct
+            );
+            eprintln!(
+                "seed text: {}",
+                super::page::flat_text(buf, seed_at as usize, seed_at as usize + 200)
+            );
+            for (k, &id) in pp.spine.iter().enumerate().take(best_level + 3) {
+                let n = pp.tree.node(id);
+                if n.end == super::tree::NONE || n.start == super::tree::NONE {
+                    break;
+                }
+                let t = scores.range(n.start, n.end);
+                eprintln!(
+                    "level {k}: {:?} {:?} [{}..{}] good {:.0} bad {:.0} w {:.0} link {:.0} tag: {}",
+                    n.kind,
+                    n.tag,
+                    n.start,
+                    n.end,
+                    t.good,
+                    t.bad,
+                    t.weight,
+                    t.link,
+                    String::from_utf8_lossy(
+                        &buf[n.start as usize..(n.start as usize + 80).min(buf.len())]
+                    )
+                );
+            }
+        }
+
+        // Prune link lists and boilerplate inside R (never an ancestor of the seed).
+        let tree = &pp.tree;
+        let ratio = self.link_list_ratio;
+        let skip = |id: u32| {
+            let n = tree.node(id);
+            if n.kind != Kind::Element || !(n.tag.is_block() || n.tag == super::tags::Tag::Other) {
+                return false;
+            }
+            if n.start <= seed_at && seed_at < n.end {
+                return false;
+            }
+            if n.flags & F_BOILER != 0 {
+                return true;
+            }
+            let t = scores.range(n.start, n.end);
+            t.weight > 0.0 && t.link > ratio * t.weight
+        };
+        let mut sink = TextSink::default();
+        emit_subtree(tree, buf, r, &mut sink, skip);
+        stats.nodes_parsed = pp.nodes_built();
+        stats.bytes_touched = pp.bytes_touched();
+        Extraction {
+            text: sink.finish(),
+            title,
+            stats,
+        }
+    }
+}

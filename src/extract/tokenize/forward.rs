@@ -1,0 +1,101 @@
+//! Forward tokenizer: reads tokens from a position towards the end of a cleaned buffer.
+//!
+//! State machine: `Data` (at a text byte or a `<`) → on `<`: `TagOpen` scans to the next
+//! `>` (memchr) and emits a tag; otherwise text runs to the next `<` (memchr).
+//! Invariants: the position only grows; each call is O(token length).
+
+use super::{Token, TokenKind, tag_kind};
+use memchr::memchr;
+
+pub struct ForwardTokenizer<'a> {
+    buf: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> ForwardTokenizer<'a> {
+    /// Start at `pos` (a token boundary).
+    pub fn new(buf: &'a [u8], pos: usize) -> Self {
+        ForwardTokenizer {
+            buf,
+            pos: pos.min(buf.len()),
+        }
+    }
+
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
+}
+
+impl Iterator for ForwardTokenizer<'_> {
+    type Item = Token;
+
+    fn next(&mut self) -> Option<Token> {
+        let buf = self.buf;
+        let start = self.pos;
+        if start >= buf.len() {
+            return None;
+        }
+        if buf[start] == b'<' {
+            // TagOpen: the tag ends at the first `>`.
+            let end = match memchr(b'>', &buf[start + 1..]) {
+                Some(at) => start + 1 + at + 1,
+                None => buf.len(),
+            };
+            // A `<` inside the tag would mean the buffer was not cleaned: then the first
+            // `<` ends the text-like junk instead (keeps both directions in agreement).
+            if let Some(inner) = memchr(b'<', &buf[start + 1..end]) {
+                let stop = start + 1 + inner;
+                self.pos = stop;
+                return Some(Token {
+                    kind: TokenKind::Text,
+                    start: start as u32,
+                    end: stop as u32,
+                });
+            }
+            self.pos = end;
+            let kind = if buf[end - 1] == b'>' {
+                tag_kind(buf, start)
+            } else {
+                TokenKind::Text
+            };
+            return Some(Token {
+                kind,
+                start: start as u32,
+                end: end as u32,
+            });
+        }
+        // Data: text up to the next `<`.
+        let end = match memchr(b'<', &buf[start..]) {
+            Some(at) => start + at,
+            None => buf.len(),
+        };
+        self.pos = end;
+        Some(Token {
+            kind: TokenKind::Text,
+            start: start as u32,
+            end: end as u32,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_in_order() {
+        let buf = b"<p>ab</p>c";
+        let toks: Vec<_> = ForwardTokenizer::new(buf, 0).collect();
+        let kinds: Vec<_> = toks.iter().map(|t| t.kind).collect();
+        assert_eq!(
+            kinds,
+            vec![
+                TokenKind::StartTag,
+                TokenKind::Text,
+                TokenKind::EndTag,
+                TokenKind::Text
+            ]
+        );
+        assert_eq!((toks[1].start, toks[1].end), (3, 5));
+    }
+}
