@@ -830,6 +830,51 @@ fn shard_selection_and_stdin_paths() {
     assert_eq!(shard_names(&out), ["f0.jsonl.zst", "f2.jsonl.zst"]);
 }
 
+#[test]
+fn concurrent_shard_jobs_share_one_output_dir() {
+    // The Slurm-array use of `--shard I/N`: N jobs started together, one output directory.
+    let tmp = tempfile::tempdir().unwrap();
+    let inputs_dir = tmp.path().join("in");
+    std::fs::create_dir(&inputs_dir).unwrap();
+    for i in 0..6u64 {
+        write_synth(&inputs_dir, &format!("j{i}.warc.gz"), 50 + i, &small(10));
+    }
+    let out = tmp.path().join("out");
+    let jobs: Vec<_> = ["0/2", "1/2"]
+        .iter()
+        .map(|shard| {
+            outward()
+                .args(["run", "--threads", "1", "--shard", shard, "-o"])
+                .arg(&out)
+                .arg(&inputs_dir)
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for job in jobs {
+        let result = job.wait_with_output().unwrap();
+        assert_eq!(code(&result), 0, "{}", describe(&result));
+    }
+    let shards: Vec<String> = files_in(&out)
+        .into_iter()
+        .filter(|n| n.ends_with(".jsonl.zst"))
+        .collect();
+    assert_eq!(shards.len(), 6);
+    let m = manifest(&out);
+    assert_eq!(
+        m.keys().collect::<Vec<_>>(),
+        shards.iter().collect::<Vec<_>>(),
+        "manifest lost the entries of a concurrent job"
+    );
+    // So a rerun of every job skips everything.
+    for shard in ["0/2", "1/2"] {
+        let again = run_into(&out, &["--shard", shard], &[&inputs_dir], 0);
+        assert!(stdout(&again).contains("3 unchanged"), "{}", stdout(&again));
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // outward extract
 
