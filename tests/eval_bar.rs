@@ -1,0 +1,104 @@
+//! Regression floors on the real dev data (`../shared/data/dev`): accuracy of each method as
+//! `outward eval` reports it, and the partial-parse fraction on dragnet. Skips (with a note)
+//! when `../shared` is absent; runs in CI, where it is present.
+//!
+//! The floors sit just under the measured values (see the closing notes of the extractor
+//! issue): a drop below them is a regression to explain, not noise.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn dev_dir() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/dev");
+    if dir.join("dragnet.warc.gz").exists() {
+        Some(dir)
+    } else {
+        eprintln!("note: {} absent: skipping dev-data floors", dir.display());
+        None
+    }
+}
+
+fn dev_warcs(dir: &Path) -> Vec<PathBuf> {
+    let mut warcs: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(".warc.gz"))
+        .collect();
+    warcs.sort();
+    warcs
+}
+
+/// Runs `outward eval --json` and returns (macro F1 over bag-scored sets, F1 per dataset).
+fn eval(method: &str, warcs: &[PathBuf]) -> (f64, Vec<(String, f64)>) {
+    let out = Command::new(env!("CARGO_BIN_EXE_outward"))
+        .args(["eval", "--json", "--method", method])
+        .args(warcs)
+        .output()
+        .expect("run outward eval");
+    assert!(out.status.success(), "outward eval failed: {}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).expect("eval --json prints JSON");
+    let macro_f1 = v["macro_bag_f1"]["F1"].as_f64().expect("macro_bag_f1.F1");
+    let n = v["macro_bag_f1"]["n"].as_u64().expect("macro_bag_f1.n");
+    assert_eq!(n, 8, "8 bag-scored dev datasets");
+    let mut per = Vec::new();
+    for (name, ds) in v["datasets"].as_object().expect("datasets object") {
+        per.push((name.clone(), ds["F1"].as_f64().unwrap_or(0.0)));
+    }
+    (macro_f1, per)
+}
+
+fn f1_of(per: &[(String, f64)], name: &str) -> f64 {
+    per.iter().find(|(n, _)| n == name).map(|(_, f)| *f).unwrap_or_else(|| panic!("dataset {name} missing"))
+}
+
+#[test]
+fn reverse_accuracy_floor() {
+    let Some(dir) = dev_dir() else { return };
+    let (macro_f1, per) = eval("reverse", &dev_warcs(&dir));
+    eprintln!("reverse: macro F1 {macro_f1:.4}; {per:?}");
+    assert!(macro_f1 >= 0.825, "reverse macro F1 {macro_f1:.4} fell below the floor");
+    let zh = f1_of(&per, "cwced_zh");
+    assert!(zh >= 0.90, "reverse cwced_zh F1 {zh:.4} fell below the floor");
+}
+
+#[test]
+fn paper_and_fulltext_floors() {
+    let Some(dir) = dev_dir() else { return };
+    let warcs = dev_warcs(&dir);
+    let (paper, _) = eval("paper", &warcs);
+    let (fulltext, _) = eval("fulltext", &warcs);
+    eprintln!("paper macro F1 {paper:.4}, fulltext {fulltext:.4}");
+    assert!(fulltext >= 0.68, "fulltext macro F1 {fulltext:.4} fell below the floor");
+    assert!(paper >= 0.75, "paper macro F1 {paper:.4} fell below the floor");
+}
+
+#[test]
+fn dragnet_partial_parse_fraction() {
+    let Some(dir) = dev_dir() else { return };
+    let out_dir = tempfile::tempdir().unwrap();
+    let status = Command::new(env!("CARGO_BIN_EXE_outward"))
+        .args(["run", "--method", "reverse", "--output"])
+        .arg(out_dir.path())
+        .arg(dir.join("dragnet.warc.gz"))
+        .output()
+        .expect("run outward run");
+    assert!(status.status.success(), "{}", String::from_utf8_lossy(&status.stderr));
+    let shard = std::fs::read(out_dir.path().join("dragnet.jsonl.zst")).unwrap();
+    let text = zstd::stream::decode_all(&shard[..]).unwrap();
+    let mut fractions: Vec<f64> = Vec::new();
+    for line in text.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+        let doc: Value = serde_json::from_slice(line).unwrap();
+        let parsed = doc["metadata"]["nodes_parsed"].as_f64().unwrap();
+        let total = doc["metadata"]["nodes_total"].as_f64().unwrap();
+        assert!(parsed <= total, "nodes_parsed {parsed} > nodes_total {total}");
+        if total > 0.0 {
+            fractions.push(parsed / total);
+        }
+    }
+    assert!(fractions.len() > 1300, "dragnet gives ~1380 documents, got {}", fractions.len());
+    fractions.sort_by(|a, b| a.total_cmp(b));
+    let median = fractions[fractions.len() / 2];
+    eprintln!("dragnet nodes_parsed/nodes_total median {median:.3}");
+    assert!(median <= 0.5, "median parsed fraction {median:.3} above the 0.5 bar");
+}
