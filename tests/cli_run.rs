@@ -344,6 +344,58 @@ fn content_codings_decode_end_to_end() {
     }
 }
 
+#[test]
+fn output_options_are_wired() {
+    let tmp = tempfile::tempdir().unwrap();
+    // --max-record-bytes 4000: the news article (4.7 KB stored) and the blog (6.3 KB once
+    // de-chunked and gunzipped) are too big; the other ten pages are under 4000 bytes.
+    let capped = tmp.path().join("capped");
+    run_into(
+        &capped,
+        &["--method", "fulltext", "--max-record-bytes", "4000"],
+        &[&sample()],
+        0,
+    );
+    let e = &manifest(&capped)["sample.jsonl.zst"];
+    assert_eq!(e["counts"]["skipped"]["too_big"], 2, "{e}");
+    assert_eq!(e["counts"]["written"], 10);
+    let d = docs(&capped.join("sample.jsonl.zst"));
+    assert!(
+        d.iter()
+            .all(|d| d["metadata"]["url"] != testkit::SAMPLE_PAGES[0].uri)
+    );
+
+    // --zstd-level changes the shard bytes but not the documents.
+    let (l1, l19) = (tmp.path().join("l1"), tmp.path().join("l19"));
+    run_into(
+        &l1,
+        &["--method", "fulltext", "--zstd-level", "1"],
+        &[&sample()],
+        0,
+    );
+    run_into(
+        &l19,
+        &["--method", "fulltext", "--zstd-level", "19"],
+        &[&sample()],
+        0,
+    );
+    assert_eq!(
+        shard_bytes(&l1.join("sample.jsonl.zst")),
+        shard_bytes(&l19.join("sample.jsonl.zst"))
+    );
+    assert_ne!(
+        manifest(&l1)["sample.jsonl.zst"]["config_hash"],
+        manifest(&l19)["sample.jsonl.zst"]["config_hash"]
+    );
+    // --similarity is part of the reverse method's config: another value reprocesses.
+    let sim = tmp.path().join("sim");
+    run_into(&sim, &["--similarity", "0.8"], &[&sample()], 0);
+    let same = run_into(&sim, &["--similarity", "0.8"], &[&sample()], 0);
+    assert!(stdout(&same).contains("1 unchanged"), "{}", stdout(&same));
+    let other = run_into(&sim, &["--similarity", "0.5"], &[&sample()], 0);
+    assert!(stdout(&other).contains("1 processed"), "{}", stdout(&other));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Determinism, resume, kill safety
 
