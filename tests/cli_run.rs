@@ -232,15 +232,30 @@ fn golden_fulltext_sample() {
 }
 
 #[test]
-fn sample_default_method_is_valid_dolma() {
-    let (_dir, docs, _) = run_sample("reverse");
-    assert_dolma(&docs, "sample.warc.gz");
-    assert!(docs.iter().all(|d| d["metadata"]["extractor"] == "reverse"));
-    // The main text of the news article survives any extraction method.
-    let news = by_url(&docs, testkit::SAMPLE_PAGES[0].uri);
-    assert!(text(news).contains("The Harbour Council voted nine to four on Thursday night"));
-    // ... and the main-text method drops the cookie banner that fulltext keeps.
-    assert!(!text(news).contains("We use cookies"), "{}", text(news));
+fn sample_is_valid_dolma_for_every_method() {
+    for method in ["reverse", "paper"] {
+        let (_dir, docs, _) = run_sample(method);
+        assert_dolma(&docs, "sample.warc.gz");
+        assert!(docs.iter().all(|d| d["metadata"]["extractor"] == method));
+        // The main text of the news article survives any extraction method ...
+        let news = by_url(&docs, testkit::SAMPLE_PAGES[0].uri);
+        assert!(
+            text(news).contains("The Harbour Council voted nine to four on Thursday night"),
+            "{method}: {}",
+            text(news)
+        );
+        // ... and the main-text methods drop the cookie banner that fulltext keeps.
+        assert!(
+            !text(news).contains("We use cookies"),
+            "{method}: {}",
+            text(news)
+        );
+    }
+    // The default method is reverse.
+    let dir = tempfile::tempdir().unwrap();
+    run_into(dir.path(), &[], &[&sample()], 0);
+    let d = docs(&dir.path().join("sample.jsonl.zst"));
+    assert!(d.iter().all(|d| d["metadata"]["extractor"] == "reverse"));
 }
 
 #[test]
