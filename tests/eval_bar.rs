@@ -36,7 +36,11 @@ fn eval(method: &str, warcs: &[PathBuf]) -> (f64, Vec<(String, f64)>) {
         .args(warcs)
         .output()
         .expect("run outward eval");
-    assert!(out.status.success(), "outward eval failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "outward eval failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: Value = serde_json::from_slice(&out.stdout).expect("eval --json prints JSON");
     let macro_f1 = v["macro_bag_f1"]["F1"].as_f64().expect("macro_bag_f1.F1");
     let n = v["macro_bag_f1"]["n"].as_u64().expect("macro_bag_f1.n");
@@ -49,7 +53,10 @@ fn eval(method: &str, warcs: &[PathBuf]) -> (f64, Vec<(String, f64)>) {
 }
 
 fn f1_of(per: &[(String, f64)], name: &str) -> f64 {
-    per.iter().find(|(n, _)| n == name).map(|(_, f)| *f).unwrap_or_else(|| panic!("dataset {name} missing"))
+    per.iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, f)| *f)
+        .unwrap_or_else(|| panic!("dataset {name} missing"))
 }
 
 #[test]
@@ -57,9 +64,15 @@ fn reverse_accuracy_floor() {
     let Some(dir) = dev_dir() else { return };
     let (macro_f1, per) = eval("reverse", &dev_warcs(&dir));
     eprintln!("reverse: macro F1 {macro_f1:.4}; {per:?}");
-    assert!(macro_f1 >= 0.825, "reverse macro F1 {macro_f1:.4} fell below the floor");
+    assert!(
+        macro_f1 >= 0.825,
+        "reverse macro F1 {macro_f1:.4} fell below the floor"
+    );
     let zh = f1_of(&per, "cwced_zh");
-    assert!(zh >= 0.90, "reverse cwced_zh F1 {zh:.4} fell below the floor");
+    assert!(
+        zh >= 0.90,
+        "reverse cwced_zh F1 {zh:.4} fell below the floor"
+    );
 }
 
 #[test]
@@ -69,8 +82,14 @@ fn paper_and_fulltext_floors() {
     let (paper, _) = eval("paper", &warcs);
     let (fulltext, _) = eval("fulltext", &warcs);
     eprintln!("paper macro F1 {paper:.4}, fulltext {fulltext:.4}");
-    assert!(fulltext >= 0.68, "fulltext macro F1 {fulltext:.4} fell below the floor");
-    assert!(paper >= 0.75, "paper macro F1 {paper:.4} fell below the floor");
+    assert!(
+        fulltext >= 0.68,
+        "fulltext macro F1 {fulltext:.4} fell below the floor"
+    );
+    assert!(
+        paper >= 0.75,
+        "paper macro F1 {paper:.4} fell below the floor"
+    );
 }
 
 #[test]
@@ -83,7 +102,11 @@ fn dragnet_partial_parse_fraction() {
         .arg(dir.join("dragnet.warc.gz"))
         .output()
         .expect("run outward run");
-    assert!(status.status.success(), "{}", String::from_utf8_lossy(&status.stderr));
+    assert!(
+        status.status.success(),
+        "{}",
+        String::from_utf8_lossy(&status.stderr)
+    );
     let shard = std::fs::read(out_dir.path().join("dragnet.jsonl.zst")).unwrap();
     let text = zstd::stream::decode_all(&shard[..]).unwrap();
     let mut fractions: Vec<f64> = Vec::new();
@@ -91,14 +114,24 @@ fn dragnet_partial_parse_fraction() {
         let doc: Value = serde_json::from_slice(line).unwrap();
         let parsed = doc["metadata"]["nodes_parsed"].as_f64().unwrap();
         let total = doc["metadata"]["nodes_total"].as_f64().unwrap();
-        assert!(parsed <= total, "nodes_parsed {parsed} > nodes_total {total}");
+        assert!(
+            parsed <= total,
+            "nodes_parsed {parsed} > nodes_total {total}"
+        );
         if total > 0.0 {
             fractions.push(parsed / total);
         }
     }
-    assert!(fractions.len() > 1300, "dragnet gives ~1380 documents, got {}", fractions.len());
+    assert!(
+        fractions.len() > 1300,
+        "dragnet gives ~1380 documents, got {}",
+        fractions.len()
+    );
     fractions.sort_by(|a, b| a.total_cmp(b));
     let median = fractions[fractions.len() / 2];
     eprintln!("dragnet nodes_parsed/nodes_total median {median:.3}");
-    assert!(median <= 0.5, "median parsed fraction {median:.3} above the 0.5 bar");
+    assert!(
+        median <= 0.5,
+        "median parsed fraction {median:.3} above the 0.5 bar"
+    );
 }
