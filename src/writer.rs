@@ -251,32 +251,60 @@ impl ManifestEntry {
 }
 
 /// The manifest of an output directory.
+///
+/// Several processes may share one output directory (a Slurm array of `--shard` jobs): every
+/// change of the file happens under an exclusive lock on `DIR/.manifest.lock` (a file that is
+/// never replaced, unlike the manifest itself), and compaction re-reads the file under that
+/// lock, so no process drops another's lines.
 pub struct Manifest {
     path: PathBuf,
+    lock_path: PathBuf,
     /// Latest entry per canonical input path.
     entries: BTreeMap<String, ManifestEntry>,
-    file: File,
+}
+
+/// Latest entry per input in manifest text; unreadable lines (a torn last line after a
+/// crash) are ignored.
+fn parse_manifest(text: &str) -> BTreeMap<String, ManifestEntry> {
+    let mut entries = BTreeMap::new();
+    for line in text.lines() {
+        if let Ok(entry) = serde_json::from_str::<ManifestEntry>(line) {
+            entries.insert(entry.identity.path.clone(), entry);
+        }
+    }
+    entries
 }
 
 impl Manifest {
-    /// Opens (creating) `dir/manifest.jsonl` and reads its entries; unreadable lines (a torn
-    /// last line after a crash) are ignored.
+    /// Reads `dir/manifest.jsonl` (absent is empty).
     pub fn open(dir: &Path) -> io::Result<Manifest> {
-        let path = dir.join(MANIFEST);
-        let mut entries = BTreeMap::new();
-        if let Ok(text) = fs::read_to_string(&path) {
-            for line in text.lines() {
-                if let Ok(entry) = serde_json::from_str::<ManifestEntry>(line) {
-                    entries.insert(entry.identity.path.clone(), entry);
-                }
-            }
-        }
-        let file = OpenOptions::new().create(true).append(true).open(&path)?;
+        let manifest = Manifest {
+            path: dir.join(MANIFEST),
+            lock_path: dir.join(".manifest.lock"),
+            entries: BTreeMap::new(),
+        };
+        let entries = manifest.locked(|| match fs::read_to_string(&manifest.path) {
+            Ok(text) => Ok(parse_manifest(&text)),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(BTreeMap::new()),
+            Err(e) => Err(e),
+        })?;
         Ok(Manifest {
-            path,
             entries,
-            file,
+            ..manifest
         })
+    }
+
+    /// Runs `f` holding the directory's manifest lock (released when the handle closes).
+    fn locked<T>(&self, f: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
+        let lock = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&self.lock_path)?;
+        lock.lock()?;
+        let result = f();
+        drop(lock);
+        result
     }
 
     /// The entry that lets a rerun skip this input: same identity and config, complete, and
@@ -303,36 +331,46 @@ impl Manifest {
     pub fn append(&mut self, entry: ManifestEntry) -> io::Result<()> {
         let mut line = serde_json::to_vec(&entry).map_err(io::Error::other)?;
         line.push(b'\n');
-        // A partial line left by a crash would glue onto this one: start on a fresh line.
-        if let Ok(meta) = self.file.metadata()
-            && meta.len() > 0
-            && !ends_with_newline(&self.path)
-        {
-            self.file.write_all(b"\n")?;
-        }
-        self.file.write_all(&line)?;
-        self.file.sync_data()?;
+        self.locked(|| {
+            // A partial line left by a crash would glue onto this one: start on a fresh line.
+            if !ends_with_newline(&self.path) {
+                line.insert(0, b'\n');
+            }
+            let mut file = OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&self.path)?;
+            file.write_all(&line)?;
+            file.sync_data()
+        })?;
         self.entries.insert(entry.identity.path.clone(), entry);
         Ok(())
     }
 
-    /// Rewrites the manifest with the latest entry per input, sorted by input path, atomically.
+    /// Rewrites the manifest with the latest entry per input, sorted by input path,
+    /// atomically, keeping the lines other processes appended meanwhile.
     pub fn compact(&mut self) -> io::Result<()> {
-        let tmp = self
-            .path
-            .with_extension(format!("jsonl.tmp-{}", std::process::id()));
-        {
+        let entries = self.locked(|| {
+            let entries = match fs::read_to_string(&self.path) {
+                Ok(text) => parse_manifest(&text),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => BTreeMap::new(),
+                Err(e) => return Err(e),
+            };
+            let tmp = self
+                .path
+                .with_extension(format!("jsonl.tmp-{}", std::process::id()));
             let mut out = BufWriter::new(File::create(&tmp)?);
-            for entry in self.entries.values() {
+            for entry in entries.values() {
                 serde_json::to_writer(&mut out, entry).map_err(io::Error::other)?;
                 out.write_all(b"\n")?;
             }
             let file = out.into_inner().map_err(|e| e.into_error())?;
             file.sync_all()?;
-        }
-        fs::rename(&tmp, &self.path)?;
-        sync_dir(self.path.parent().unwrap_or(Path::new(".")));
-        self.file = OpenOptions::new().append(true).open(&self.path)?;
+            fs::rename(&tmp, &self.path)?;
+            sync_dir(self.path.parent().unwrap_or(Path::new(".")));
+            Ok(entries)
+        })?;
+        self.entries = entries;
         Ok(())
     }
 
@@ -455,5 +493,42 @@ mod tests {
         let text = fs::read_to_string(dir.path().join(MANIFEST)).unwrap();
         assert_eq!(text.lines().count(), 1);
         assert!(serde_json::from_str::<ManifestEntry>(text.lines().next().unwrap()).is_ok());
+    }
+
+    #[test]
+    fn compaction_keeps_lines_of_another_process() {
+        let dir = tempfile::tempdir().unwrap();
+        let entry = |path: &str| ManifestEntry {
+            input: path.into(),
+            identity: InputIdentity {
+                path: path.into(),
+                size: 1,
+                mtime_ns: 1,
+            },
+            output: format!("{path}.jsonl.zst"),
+            output_sha256: String::new(),
+            output_bytes: 0,
+            counts: Counts::default(),
+            status: "complete".into(),
+            error: None,
+            error_offset: None,
+            tool_version: "t".into(),
+            config_hash: "c".into(),
+        };
+        // Two jobs open the same directory, each appends its own input.
+        let mut a = Manifest::open(dir.path()).unwrap();
+        let mut b = Manifest::open(dir.path()).unwrap();
+        a.append(entry("/in/a")).unwrap();
+        b.append(entry("/in/b")).unwrap();
+        // Job a compacts knowing only its own entry: b's line must survive.
+        a.compact().unwrap();
+        b.compact().unwrap();
+        let text = fs::read_to_string(dir.path().join(MANIFEST)).unwrap();
+        let inputs: Vec<String> = text
+            .lines()
+            .map(|l| serde_json::from_str::<ManifestEntry>(l).unwrap().input)
+            .collect();
+        assert_eq!(inputs, ["/in/a", "/in/b"]);
+        assert_eq!(a.entries().count(), 2);
     }
 }
