@@ -281,7 +281,9 @@ fn style_hides(style: &[u8]) -> bool {
 }
 
 fn is_hiding(decl: &[u8]) -> bool {
-    decl.starts_with(b"display:none") || decl.starts_with(b"visibility:hidden")
+    // visibility:hidden is left alone: WeChat and others hide the article until a script
+    // reveals it.
+    decl.starts_with(b"display:none")
 }
 
 impl<'a> Cleaner<'a> {

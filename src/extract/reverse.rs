@@ -86,16 +86,23 @@ impl BlockScores {
         for blk in blocks {
             let weight = blk.weight as f64;
             let link = blk.link_weight as f64;
-            let plain = weight - link;
             let keep = boiler(blk);
             let link_list = weight > 0.0 && link > link_list_ratio * weight;
-            let good = if keep == Some(0.0) || link_list {
+            let hard_boiler = keep == Some(0.0);
+            let good = if hard_boiler || link_list {
                 0.0
             } else {
-                let g = if blk.punct > 0 { plain } else { plain * 0.5 };
+                // Links inside running text are content.
+                let g = if blk.punct > 0 { weight } else { weight * 0.5 };
                 g * keep.unwrap_or(1.0)
             };
-            let bad = link + if keep == Some(0.0) { plain } else { 0.0 };
+            let bad = if hard_boiler {
+                weight
+            } else if link_list {
+                LINK_LIST_BAD * weight
+            } else {
+                0.0
+            };
             goods.push(good);
             s.starts.push(blk.start);
             g += good;
@@ -146,6 +153,9 @@ fn reclean_if_empty(html: &str, cleaned: Cleaned) -> Cleaned {
 const LOOKAHEAD_LEVELS: usize = 3;
 /// The climb stops at once when a level loses more than this share of the best score.
 const LOOKAHEAD_DROP: f64 = 0.3;
+
+/// Link lists count this much against R: pruning removes most of them from the output.
+const LINK_LIST_BAD: f64 = 0.5;
 
 /// Blocks on each side whose text counts towards a block's seed score.
 const SEED_WINDOW: usize = 4;
