@@ -161,59 +161,103 @@ fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
 }
 
-/// Substrings of class/id values that mark boilerplate (after Readability's lists).
-const BOILER_WORDS: &[&str] = &[
-    "comment",
-    "footer",
-    "sidebar",
-    "breadcrumb",
-    "share",
-    "sharing",
-    "social",
-    "related",
-    "recommend",
-    "cookie",
-    "banner",
-    "sponsor",
-    "advert",
-    "disqus",
-    "popup",
-    "newsletter",
-    "subscribe",
-    "navbar",
-    "navigation",
-    "menu",
-    "pagination",
-    "pager",
-    "shoutbox",
-    "skyscraper",
-    "combx",
-    "community",
-    "remark",
-    "replies",
-    "gdpr",
-    "promo",
-    "copyright",
-    "masthead",
-    "toolbar",
-    "outbrain",
-    "taboola",
-];
+/// Hint kinds of class/id words.
+const BOILER: u8 = 1;
+/// Keeps an element even when a boilerplate word matched (Readability's "maybe" list).
+const MAYBE: u8 = 2;
+const GOOD: u8 = 4;
 
-/// Substrings that keep an element even when a boilerplate word matched.
-const MAYBE_WORDS: &[&str] = &["article", "body", "column", "content", "main", "shadow"];
-
-/// Substrings of class/id values that suggest main content.
-const GOOD_WORDS: &[&str] = &[
-    "article", "content", "entry", "post", "story", "text", "body", "main",
-];
-
-fn contains_ci(hay: &[u8], needle: &str) -> bool {
-    let n = needle.as_bytes();
-    if n.len() > hay.len() {
-        return false;
+/// Class/id substrings (lowercase) and their hints, bucketed by first byte so a scan tries
+/// only a few words per position. Boilerplate words follow Readability's "unlikely" list.
+fn hint_words(first: u8) -> &'static [(&'static [u8], u8)] {
+    match first {
+        b'a' => &[(b"advert", BOILER), (b"article", MAYBE | GOOD)],
+        b'b' => &[
+            (b"breadcrumb", BOILER),
+            (b"banner", BOILER),
+            (b"body", MAYBE | GOOD),
+        ],
+        b'c' => &[
+            (b"comment", BOILER),
+            (b"cookie", BOILER),
+            (b"combx", BOILER),
+            (b"community", BOILER),
+            (b"copyright", BOILER),
+            (b"column", MAYBE),
+            (b"content", MAYBE | GOOD),
+        ],
+        b'd' => &[(b"disqus", BOILER)],
+        b'e' => &[(b"entry", GOOD)],
+        b'f' => &[(b"footer", BOILER)],
+        b'g' => &[(b"gdpr", BOILER)],
+        b'm' => &[
+            (b"menu", BOILER),
+            (b"masthead", BOILER),
+            (b"main", MAYBE | GOOD),
+        ],
+        b'n' => &[
+            (b"newsletter", BOILER),
+            (b"navbar", BOILER),
+            (b"navigation", BOILER),
+        ],
+        b'o' => &[(b"outbrain", BOILER)],
+        b'p' => &[
+            (b"popup", BOILER),
+            (b"pagination", BOILER),
+            (b"pager", BOILER),
+            (b"promo", BOILER),
+            (b"post", GOOD),
+        ],
+        b'r' => &[
+            (b"related", BOILER),
+            (b"recommend", BOILER),
+            (b"remark", BOILER),
+            (b"replies", BOILER),
+        ],
+        b's' => &[
+            (b"sidebar", BOILER),
+            (b"share", BOILER),
+            (b"sharing", BOILER),
+            (b"social", BOILER),
+            (b"sponsor", BOILER),
+            (b"subscribe", BOILER),
+            (b"shoutbox", BOILER),
+            (b"skyscraper", BOILER),
+            (b"shadow", MAYBE),
+            (b"story", GOOD),
+        ],
+        b't' => &[
+            (b"toolbar", BOILER),
+            (b"taboola", BOILER),
+            (b"text", GOOD),
+        ],
+        _ => &[],
     }
-    hay.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n))
+}
+
+/// Hint bits of one class or id value.
+fn value_hints(value: &[u8]) -> u8 {
+    let mut lower = [0u8; 300];
+    let n = value.len().min(lower.len());
+    for (d, s) in lower.iter_mut().zip(value) {
+        *d = s.to_ascii_lowercase();
+    }
+    let v = &lower[..n];
+    let mut bits = 0;
+    for i in 0..n {
+        for (word, kind) in hint_words(v[i]) {
+            if v[i..].starts_with(word) {
+                bits |= kind;
+            }
+        }
+    }
+    // "ad" / "ads" as whole words.
+    if v.split(|b| !b.is_ascii_alphanumeric())
+        .any(|w| w == b"ad" || w == b"ads")
+    {
+        bits |= BOILER;
+    }
+    bits
 }
 
 fn class_hints(attrs: &Attrs) -> (bool, bool) {
@@ -223,20 +267,12 @@ fn class_hints(attrs: &Attrs) -> (bool, bool) {
         if value.is_empty() || value.len() > 300 {
             continue;
         }
-        if BOILER_WORDS.iter().any(|w| contains_ci(value, w))
-            && !MAYBE_WORDS.iter().any(|w| contains_ci(value, w))
-        {
+        let bits = value_hints(value);
+        if bits & BOILER != 0 && bits & MAYBE == 0 {
             boiler = true;
         }
-        if GOOD_WORDS.iter().any(|w| contains_ci(value, w)) {
+        if bits & GOOD != 0 {
             good = true;
-        }
-        // "ad" / "ads" as whole words.
-        if value
-            .split(|b| !b.is_ascii_alphanumeric())
-            .any(|w| w.eq_ignore_ascii_case(b"ad") || w.eq_ignore_ascii_case(b"ads"))
-        {
-            boiler = true;
         }
     }
     let role = attrs.role;
@@ -247,11 +283,18 @@ fn class_hints(attrs: &Attrs) -> (bool, bool) {
     {
         boiler = true;
     }
-    if role.eq_ignore_ascii_case(b"main") || contains_ci(attrs.itemprop, "articlebody") {
+    if role.eq_ignore_ascii_case(b"main") || value_hints_articlebody(attrs.itemprop) {
         good = true;
         boiler = false;
     }
     (boiler, good)
+}
+
+fn value_hints_articlebody(itemprop: &[u8]) -> bool {
+    itemprop.len() >= 11
+        && itemprop
+            .windows(11)
+            .any(|w| w.eq_ignore_ascii_case(b"articlebody"))
 }
 
 fn style_hides(style: &[u8]) -> bool {
