@@ -54,6 +54,10 @@ fn main() {
             _ => sets.push(a),
         }
     }
+    if sets.iter().any(|s| s == "--whoami") {
+        println!("{}", env!("CARGO_MANIFEST_DIR"));
+        return;
+    }
     if sets.is_empty() {
         sets = DATASETS.iter().map(|s| s.to_string()).collect();
     }
@@ -107,6 +111,13 @@ fn main() {
             .iter()
             .filter(|r| r.stats.nodes_parsed > r.stats.nodes_total)
             .count();
+        if let Some(((id, _), r)) = pages
+            .iter()
+            .zip(&results)
+            .find(|(_, r)| r.stats.nodes_parsed > r.stats.nodes_total)
+        {
+            eprintln!("invariant violated on {id}: {:?}", r.stats);
+        }
         println!(
             "{ds:18} pages {:5} {:7.1} MB {:8.1} MB/s {:6.3} ms/page  nodes parsed/total median {:.3} p90 {:.3}{}",
             pages.len(),

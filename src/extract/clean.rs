@@ -546,7 +546,7 @@ impl<'a> Cleaner<'a> {
         }
         let lowered: Vec<u8>;
         let name: &[u8] = if tag == Tag::Other {
-            lowered = raw.to_ascii_lowercase();
+            lowered = canonical_name(raw).collect();
             &lowered
         } else {
             &[]
@@ -788,10 +788,8 @@ impl<'a> Cleaner<'a> {
         let name_off = self.names.len() as u32;
         let mut name_len = 0u16;
         if tag == Tag::Other {
-            let len = raw.len().min(64);
-            self.names
-                .extend(raw[..len].iter().map(|b| b.to_ascii_lowercase()));
-            name_len = len as u16;
+            self.names.extend(canonical_name(raw));
+            name_len = (self.names.len() - name_off as usize) as u16;
         }
         let key = count_key(tag, &self.names[name_off as usize..]);
         let emitted = self.suppress == 0 && !removed;
@@ -852,7 +850,7 @@ impl<'a> Cleaner<'a> {
         let out = &mut self.out;
         out.push(b'<');
         if tag == Tag::Other {
-            out.extend(raw.iter().take(64).map(|b| b.to_ascii_lowercase()));
+            out.extend(canonical_name(raw));
         } else {
             out.extend(raw.iter().map(|b| b.to_ascii_lowercase()));
         }
@@ -940,10 +938,20 @@ impl Open {
     fn matches(&self, cleaner: &Cleaner, tag: Tag, name: &[u8]) -> bool {
         self.tag == tag
             && (tag != Tag::Other
-                || &cleaner.names
+                || cleaner.names
                     [self.name_off as usize..self.name_off as usize + self.name_len as usize]
-                    == &name[..name.len().min(64)])
+                    == *name)
     }
+}
+
+/// The name of an unknown element as written to the cleaned buffer: lowercased, at most 64
+/// bytes, only letters, digits and `-_:.` (a `<` in a source name such as `<br<p>` must not
+/// reach the buffer).
+fn canonical_name(raw: &[u8]) -> impl Iterator<Item = u8> + '_ {
+    raw.iter()
+        .take(64)
+        .map(|b| b.to_ascii_lowercase())
+        .filter(|&b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b':' | b'.') || b >= 0x80)
 }
 
 /// Elements that may stay in `<head>` without closing it.
