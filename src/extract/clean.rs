@@ -226,11 +226,7 @@ fn hint_words(first: u8) -> &'static [(&'static [u8], u8)] {
             (b"shadow", MAYBE),
             (b"story", GOOD),
         ],
-        b't' => &[
-            (b"toolbar", BOILER),
-            (b"taboola", BOILER),
-            (b"text", GOOD),
-        ],
+        b't' => &[(b"toolbar", BOILER), (b"taboola", BOILER), (b"text", GOOD)],
         _ => &[],
     }
 }
@@ -951,7 +947,9 @@ fn canonical_name(raw: &[u8]) -> impl Iterator<Item = u8> + '_ {
     raw.iter()
         .take(64)
         .map(|b| b.to_ascii_lowercase())
-        .filter(|&b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b':' | b'.') || b >= 0x80)
+        .filter(|&b| {
+            b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b':' | b'.') || b >= 0x80
+        })
 }
 
 /// Elements that may stay in `<head>` without closing it.
@@ -1157,17 +1155,11 @@ fn record_attr<'a>(attrs: &mut Attrs<'a>, name: &[u8], value: &'a [u8]) {
         4 if name.eq_ignore_ascii_case(b"href") => attrs.href = true,
         4 if name.eq_ignore_ascii_case(b"role") => attrs.role = value,
         5 if name.eq_ignore_ascii_case(b"class") => attrs.class = value,
-        5 if name.eq_ignore_ascii_case(b"style") => {
-            if style_hides(value) {
-                attrs.hidden = true;
-            }
-        }
+        5 if name.eq_ignore_ascii_case(b"style") && style_hides(value) => attrs.hidden = true,
         6 if name.eq_ignore_ascii_case(b"hidden") => attrs.hidden = true,
         8 if name.eq_ignore_ascii_case(b"itemprop") => attrs.itemprop = value,
-        11 if name.eq_ignore_ascii_case(b"aria-hidden") => {
-            if value.eq_ignore_ascii_case(b"true") {
-                attrs.hidden = true;
-            }
+        11 if name.eq_ignore_ascii_case(b"aria-hidden") && value.eq_ignore_ascii_case(b"true") => {
+            attrs.hidden = true
         }
         _ => {}
     }
@@ -1206,4 +1198,155 @@ fn skip_end_tag(src: &[u8], at: usize) -> usize {
 /// Clean `html` (see the module docs).
 pub fn clean(html: &[u8], opts: CleanOptions) -> Cleaned {
     Cleaner::new(html, opts).run()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cleaned(html: &str) -> String {
+        String::from_utf8(clean(html.as_bytes(), CleanOptions::default()).buf).unwrap()
+    }
+
+    #[test]
+    fn removes_comments_scripts_and_hidden() {
+        assert_eq!(
+            cleaned("a<!-- <p>x</p> -->b<script>if (a<b) '</div>'</script>c"),
+            "abc"
+        );
+        assert_eq!(cleaned("<div hidden><p>x</p></div>y"), "y");
+        assert_eq!(cleaned("<div style=\"DISPLAY: none\">x</div>y"), "y");
+        assert_eq!(cleaned("<span aria-hidden=\"true\">x</span>y"), "y");
+        assert_eq!(cleaned("<svg><text>x</text></svg><svg/>y"), "y");
+        assert_eq!(
+            cleaned("<select><option>o</select><button>b</button>y"),
+            "y"
+        );
+    }
+
+    #[test]
+    fn form_is_kept() {
+        assert_eq!(
+            cleaned("<form><p>in form</p></form>"),
+            "<form><p>in form</p></form>"
+        );
+    }
+
+    #[test]
+    fn escapes_angle_brackets_in_text_and_attributes() {
+        assert_eq!(cleaned("3 < 4 > 2"), "3 &lt; 4 &gt; 2");
+        assert_eq!(
+            cleaned("<p title=\"a>b\" class='x<y'>t</p>"),
+            "<p class=\"xy\">t</p>"
+        );
+    }
+
+    #[test]
+    fn void_elements_have_no_end_tag() {
+        assert_eq!(
+            cleaned("a<br>b<br/>c</br><img src=x><hr>"),
+            "a<br>b<br>c<hr>"
+        );
+    }
+
+    #[test]
+    fn implied_end_tags() {
+        assert_eq!(cleaned("<p>a<p>b"), "<p>a</p><p>b</p>");
+        assert_eq!(cleaned("<p>a<div>b</div>"), "<p>a</p><div>b</div>");
+        assert_eq!(
+            cleaned("<ul><li>a<li>b</ul>"),
+            "<ul><li>a</li><li>b</li></ul>"
+        );
+        assert_eq!(
+            cleaned("<dl><dt>a<dd>b<dt>c</dl>"),
+            "<dl><dt>a</dt><dd>b</dd><dt>c</dt></dl>"
+        );
+        assert_eq!(
+            cleaned("<table><tr><td>a<td>b<tr><td>c</table>"),
+            "<table><tr><td>a</td><td>b</td></tr><tr><td>c</td></tr></table>"
+        );
+        assert_eq!(cleaned("<h1>a<h2>b"), "<h1>a</h1><h2>b</h2>");
+        assert_eq!(cleaned("<a href=x>a<a href=y>b"), "<a h>a</a><a h>b</a>");
+    }
+
+    #[test]
+    fn misnested_and_stray_end_tags() {
+        assert_eq!(cleaned("<b><i>x</b>y</i>"), "<b><i>x</i></b>y");
+        assert_eq!(cleaned("</div>x</span>"), "x");
+        assert_eq!(cleaned("<div><span>x</div>"), "<div><span>x</span></div>");
+        // A `</div>` inside a cell does not close a div outside the table.
+        assert_eq!(
+            cleaned("<div><table><tr><td>x</div>y</td></tr></table></div>"),
+            "<div><table><tr><td>xy</td></tr></table></div>"
+        );
+    }
+
+    #[test]
+    fn unclosed_elements_close_at_the_end() {
+        assert_eq!(cleaned("<div><p>x"), "<div><p>x</p></div>");
+    }
+
+    #[test]
+    fn head_goes_title_is_captured() {
+        let c = clean(
+            b"<html><head><title>T &amp; U</title><meta x><link y></head><body>b</body></html>",
+            CleanOptions::default(),
+        );
+        assert_eq!(
+            String::from_utf8(c.buf).unwrap(),
+            "<html><body>b</body></html>"
+        );
+        assert_eq!(c.title.as_deref(), Some("T &amp; U"));
+        // A head that is never closed ends at the first body content.
+        assert_eq!(cleaned("<head><title>t</title><p>x"), "<p>x</p>");
+    }
+
+    #[test]
+    fn canonical_tags_carry_hints() {
+        assert_eq!(
+            cleaned("<DIV ID=main CLASS=\"post\"><A HREF=\"/x\">l</A></DIV>"),
+            "<div g id=\"main\" class=\"post\"><a h>l</a></div>"
+        );
+        assert_eq!(cleaned("<nav>n</nav>"), "<nav b>n</nav>");
+        assert_eq!(
+            cleaned("<div class=\"comments\">c</div>"),
+            "<div b class=\"comments\">c</div>"
+        );
+        assert_eq!(cleaned("<br<p>x"), "<brp>x</brp>");
+    }
+
+    #[test]
+    fn noscript_dropped_or_kept() {
+        assert_eq!(cleaned("<noscript><p>x</p></noscript>y"), "y");
+        let kept = clean(
+            b"<noscript><p>x</p></noscript>y",
+            CleanOptions {
+                keep_noscript: true,
+            },
+        );
+        assert_eq!(kept.buf, b"<noscript><p>x</p></noscript>y");
+    }
+
+    #[test]
+    fn unterminated_constructs_end_the_input() {
+        assert_eq!(cleaned("a<!-- b"), "a");
+        assert_eq!(cleaned("a<script>b"), "a");
+        assert_eq!(cleaned("a<p title=\"b>c"), "a");
+        assert_eq!(cleaned("a<"), "a&lt;");
+    }
+
+    #[test]
+    fn runs_blocks_and_counts() {
+        let c = clean(
+            b"<div><p>Hello, <a href=x>world</a>.</p> <p>Two</p></div>",
+            CleanOptions::default(),
+        );
+        // Elements: div p a p = 4; text runs: "Hello, " "world" "." " " "Two" = 5.
+        assert_eq!(c.nodes_total, 9);
+        assert_eq!(c.runs.len(), 4);
+        assert_eq!(c.blocks.len(), 2);
+        assert_eq!(c.blocks[0].link_weight, 5);
+        assert_eq!(c.blocks[0].weight, 10);
+        assert_eq!(c.runs[1].flags & IN_LINK, IN_LINK);
+    }
 }

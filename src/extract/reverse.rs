@@ -187,7 +187,7 @@ fn pick_seed(goods: &[f64], bads: &[f64], blocks: &[Block]) -> Option<usize> {
     }
     best.map(|(i, _)| i).or_else(|| {
         (0..blocks.len())
-            .filter(|&i| blocks[i].weight > 0)
+            .filter(|&i| blocks[i].weight > blocks[i].link_weight)
             .max_by_key(|&i| blocks[i].weight - blocks[i].link_weight)
     })
 }
@@ -305,6 +305,17 @@ impl Extractor for Reverse {
             t.weight > 0.0 && t.link > ratio * t.weight
         };
         let mut sink = TextSink::default();
+        // The headline usually sits just above the article body: keep it.
+        let rn = tree.node(r);
+        if let Some((hs, he)) = cleaned.h1
+            && he <= rn.start
+        {
+            let headline = super::page::flat_text(buf, hs as usize, he as usize);
+            if !headline.is_empty() {
+                sink.push_decoded(&headline);
+                sink.end_line();
+            }
+        }
         emit_subtree(tree, buf, r, &mut sink, skip);
         stats.nodes_parsed = pp.nodes_built();
         stats.bytes_touched = pp.bytes_touched();
