@@ -16,6 +16,7 @@
 //! nodes_parsed ≤ nodes_total; never panics.
 
 use super::clean::{Block, CleanOptions, Cleaned, IN_BOILER, NO_BOILER, clean};
+use super::climb::RangeClimber;
 use super::emit::{TextSink, emit_subtree};
 use super::page::page_title;
 use super::partial::PartialParse;
@@ -235,25 +236,56 @@ impl Extractor for Reverse {
         // Climb: R = the ancestor maximising good - α·bad; stop once a level does not improve.
         let mut best_level = 0;
         let mut best_score = f64::NEG_INFINITY;
+        // Candidate ancestors are scored from their byte ranges (found by depth counting,
+        // no tree); only the chosen one is built.
+        let Some(first) = pp.complete_level(0) else {
+            return Extraction {
+                text: String::new(),
+                title,
+                stats,
+            };
+        };
+        let first_node = *pp.tree.node(first);
+        let mut climber =
+            RangeClimber::new(buf, first_node.start as usize, first_node.end as usize);
+        let mut range = (first_node.start as usize, first_node.end as usize);
+        let mut at_root = first_node.kind == Kind::Root;
         let mut level = 0;
-        while let Some(id) = pp.complete_level(level) {
-            let n = pp.tree.node(id);
-            let t = scores.range(n.start, n.end);
+        // Levels since the best that added text (wrappers adding nothing are free).
+        let mut worse_levels = 0;
+        let mut last_weight = -1.0;
+        loop {
+            let t = scores.range(range.0 as u32, range.1 as u32);
             let score = t.good - self.bad_weight * t.bad;
+            let added_text = t.weight != last_weight;
+            last_weight = t.weight;
             if score >= best_score {
                 best_score = score;
                 best_level = level;
-            } else if score < best_score - LOOKAHEAD_DROP * best_score.abs()
-                || level >= best_level + LOOKAHEAD_LEVELS
-            {
+                worse_levels = 0;
+            } else {
+                if added_text {
+                    worse_levels += 1;
+                }
+                if score < best_score - LOOKAHEAD_DROP * best_score.abs()
+                    || worse_levels >= LOOKAHEAD_LEVELS
+                {
+                    break;
+                }
+            }
+            if at_root {
                 break;
             }
-            if n.kind == Kind::Root {
-                break;
-            }
+            range = match climber.parent() {
+                Some(r) => r,
+                None => {
+                    at_root = true;
+                    (0, buf.len())
+                }
+            };
             level += 1;
         }
-        let r = pp.spine[best_level];
+        let r = pp.complete_level(best_level).unwrap_or(first);
         if std::env::var_os("OUTWARD_DEBUG").is_some() {
             let sn = &cleaned.blocks[seed];
             eprintln!(
@@ -318,7 +350,7 @@ impl Extractor for Reverse {
         }
         emit_subtree(tree, buf, r, &mut sink, skip);
         stats.nodes_parsed = pp.nodes_built();
-        stats.bytes_touched = pp.bytes_touched();
+        stats.bytes_touched = pp.bytes_touched().max(climber.bytes_touched());
         Extraction {
             text: sink.finish(),
             title,
