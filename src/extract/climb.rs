@@ -97,7 +97,7 @@ mod tests {
         let s = 23;
         assert_eq!(&buf[s..s + 3], b"<p>");
         let mut c = RangeClimber::new(buf, s, s + 8);
-        assert_eq!(c.parent(), Some((6, 38)));
+        assert_eq!(c.parent(), Some((6, 37)));
         assert_eq!(c.parent(), Some((0, buf.len())));
         assert_eq!(c.parent(), None);
     }
