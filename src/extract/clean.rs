@@ -63,6 +63,15 @@ pub struct Block {
     pub boiler_id: u32,
 }
 
+/// A boilerplate-hinted element: its range in the buffer and whether the hint is strong
+/// (comment sections, `nav`/`aside`/`footer` tags) or weak (share, menu, banner, ...).
+#[derive(Debug, Clone, Copy)]
+pub struct BoilerRange {
+    pub start: u32,
+    pub end: u32,
+    pub strong: bool,
+}
+
 /// `Block::boiler_id` of blocks outside boilerplate-hinted elements.
 pub const NO_BOILER: u32 = u32::MAX;
 
@@ -81,7 +90,7 @@ pub struct Cleaned {
     /// Sum of the weights of all runs.
     pub text_weight: u64,
     /// `[start, end)` in `buf` of every boilerplate-hinted element.
-    pub boiler_ranges: Vec<(u32, u32)>,
+    pub boiler_ranges: Vec<BoilerRange>,
 }
 
 /// Cleaner settings.
@@ -166,6 +175,8 @@ const BOILER: u8 = 1;
 /// Keeps an element even when a boilerplate word matched (Readability's "maybe" list).
 const MAYBE: u8 = 2;
 const GOOD: u8 = 4;
+/// A boilerplate word that is trusted even on big elements (comment sections).
+const STRONG: u8 = 8;
 
 /// Class/id substrings (lowercase) and their hints, bucketed by first byte so a scan tries
 /// only a few words per position. Boilerplate words follow Readability's "unlikely" list.
@@ -178,7 +189,7 @@ fn hint_words(first: u8) -> &'static [(&'static [u8], u8)] {
             (b"body", MAYBE | GOOD),
         ],
         b'c' => &[
-            (b"comment", BOILER),
+            (b"comment", BOILER | STRONG),
             (b"cookie", BOILER),
             (b"combx", BOILER),
             (b"community", BOILER),
@@ -186,7 +197,7 @@ fn hint_words(first: u8) -> &'static [(&'static [u8], u8)] {
             (b"column", MAYBE),
             (b"content", MAYBE | GOOD),
         ],
-        b'd' => &[(b"disqus", BOILER)],
+        b'd' => &[(b"disqus", BOILER | STRONG)],
         b'e' => &[(b"entry", GOOD)],
         b'f' => &[(b"footer", BOILER)],
         b'g' => &[(b"gdpr", BOILER)],
@@ -211,8 +222,8 @@ fn hint_words(first: u8) -> &'static [(&'static [u8], u8)] {
         b'r' => &[
             (b"related", BOILER),
             (b"recommend", BOILER),
-            (b"remark", BOILER),
-            (b"replies", BOILER),
+            (b"remark", BOILER | STRONG),
+            (b"replies", BOILER | STRONG),
         ],
         b's' => &[
             (b"sidebar", BOILER),
@@ -256,8 +267,10 @@ fn value_hints(value: &[u8]) -> u8 {
     bits
 }
 
-fn class_hints(attrs: &Attrs) -> (bool, bool) {
+/// (boilerplate, strong boilerplate, content) hints of an element's attributes.
+fn class_hints(attrs: &Attrs) -> (bool, bool, bool) {
     let mut boiler = false;
+    let mut strong = false;
     let mut good = false;
     for value in [attrs.id, attrs.class] {
         if value.is_empty() || value.len() > 300 {
@@ -266,6 +279,7 @@ fn class_hints(attrs: &Attrs) -> (bool, bool) {
         let bits = value_hints(value);
         if bits & BOILER != 0 && bits & MAYBE == 0 {
             boiler = true;
+            strong |= bits & STRONG != 0;
         }
         if bits & GOOD != 0 {
             good = true;
@@ -282,8 +296,9 @@ fn class_hints(attrs: &Attrs) -> (bool, bool) {
     if role.eq_ignore_ascii_case(b"main") || value_hints_articlebody(attrs.itemprop) {
         good = true;
         boiler = false;
+        strong = false;
     }
-    (boiler, good)
+    (boiler, strong, good)
 }
 
 fn value_hints_articlebody(itemprop: &[u8]) -> bool {
@@ -789,13 +804,14 @@ impl<'a> Cleaner<'a> {
         }
         let key = count_key(tag, &self.names[name_off as usize..]);
         let emitted = self.suppress == 0 && !removed;
-        let (mut boiler, good) = if emitted && !matches!(tag, Tag::Html | Tag::Body) {
+        let (mut boiler, mut strong, good) = if emitted && !matches!(tag, Tag::Html | Tag::Body) {
             class_hints(attrs)
         } else {
-            (false, false)
+            (false, false, false)
         };
         if emitted && tag.is_boilerplate() {
             boiler = true;
+            strong = true;
         }
         let link = emitted && tag == Tag::A && attrs.href;
         if emitted {
@@ -813,7 +829,11 @@ impl<'a> Cleaner<'a> {
         }
         if boiler {
             let start = self.out.len() - self.last_tag_len;
-            self.res.boiler_ranges.push((start as u32, u32::MAX));
+            self.res.boiler_ranges.push(BoilerRange {
+                start: start as u32,
+                end: u32::MAX,
+                strong,
+            });
             self.boiler_stack
                 .push((self.res.boiler_ranges.len() - 1) as u32);
         }
@@ -903,7 +923,7 @@ impl<'a> Cleaner<'a> {
             if e.boiler
                 && let Some(id) = self.boiler_stack.pop()
             {
-                self.res.boiler_ranges[id as usize].1 = self.out.len() as u32;
+                self.res.boiler_ranges[id as usize].end = self.out.len() as u32;
             }
             if e.good {
                 self.good_depth -= 1;

@@ -15,7 +15,7 @@
 //! Invariants: only R's parent's subtree (plus the spine) is ever built;
 //! nodes_parsed ≤ nodes_total; never panics.
 
-use super::clean::{Block, CleanOptions, Cleaned, IN_BOILER, NO_BOILER, clean};
+use super::clean::{Block, CleanOptions, Cleaned, NO_BOILER, clean};
 use super::climb::RangeClimber;
 use super::emit::{TextSink, emit_subtree};
 use super::page::page_title;
@@ -26,6 +26,10 @@ use super::{ExtractOptions, ExtractStats, Extraction, Extractor, Method};
 /// Pages whose cleaned text weighs less than this get a second look with `<noscript>`.
 const NOSCRIPT_RETRY_WEIGHT: u64 = 200;
 
+/// A weak boilerplate hint on an element holding more than this share of the page's good
+/// text is ignored.
+const WEAK_HINT_MAX_SHARE: f64 = 0.4;
+
 /// Share of its good text a boilerplate-hinted block keeps when choosing the seed.
 const SOFT_BOILER: f64 = 0.25;
 
@@ -34,13 +38,25 @@ pub struct Reverse {
     pub bad_weight: f64,
     /// Link text share above which a block (or an element inside R) is a link list.
     pub link_list_ratio: f64,
+    pub lookahead_levels: usize,
+    pub lookahead_drop: f64,
+    pub link_list_bad: f64,
 }
 
 impl Reverse {
     pub fn new(_options: &ExtractOptions) -> Self {
+        let env = |k: &str, d: f64| {
+            std::env::var(k)
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(d)
+        };
         Reverse {
-            bad_weight: 1.0,
-            link_list_ratio: 0.5,
+            bad_weight: env("T_BAD", 1.0),
+            link_list_ratio: env("T_LLR", 0.5),
+            lookahead_levels: env("T_LL", LOOKAHEAD_LEVELS as f64) as usize,
+            lookahead_drop: env("T_DROP", LOOKAHEAD_DROP),
+            link_list_bad: env("T_LLB", LINK_LIST_BAD),
         }
     }
 }
@@ -68,6 +84,7 @@ impl BlockScores {
     fn new(
         blocks: &[Block],
         link_list_ratio: f64,
+        link_list_bad: f64,
         boiler: impl Fn(&Block) -> Option<f64>,
     ) -> (Self, Vec<f64>) {
         let n = blocks.len();
@@ -100,7 +117,7 @@ impl BlockScores {
             let bad = if hard_boiler {
                 weight
             } else if link_list {
-                LINK_LIST_BAD * weight
+                link_list_bad * weight
             } else {
                 0.0
             };
@@ -205,11 +222,34 @@ impl Extractor for Reverse {
             nodes_total: cleaned.nodes_total,
             ..ExtractStats::default()
         };
+        // A weak hint on an element holding much of the page's good text is false (an article
+        // wrapped in a "share_wrapper"); strong hints (comment sections, nav/aside/footer)
+        // stand.
+        let ranges = &cleaned.boiler_ranges;
+        let (plain_scores, _) = BlockScores::new(
+            &cleaned.blocks,
+            self.link_list_ratio,
+            self.link_list_bad,
+            |_| None,
+        );
+        let total_good = plain_scores.good.last().copied().unwrap_or(0.0);
+        let hint_holds: Vec<bool> = ranges
+            .iter()
+            .map(|r| {
+                r.strong
+                    || plain_scores.range(r.start, r.end).good
+                        <= WEAK_HINT_MAX_SHARE * total_good
+            })
+            .collect();
+        let hinted = |b: &Block| b.boiler_id != NO_BOILER && hint_holds[b.boiler_id as usize];
         // Seed choice: boilerplate hints are soft (a false hint on a page-wide wrapper must
         // not hide the article).
-        let (seed_scores, goods) = BlockScores::new(&cleaned.blocks, self.link_list_ratio, |b| {
-            (b.flags & IN_BOILER != 0).then_some(SOFT_BOILER)
-        });
+        let (seed_scores, goods) = BlockScores::new(
+            &cleaned.blocks,
+            self.link_list_ratio,
+            self.link_list_bad,
+            |b| hinted(b).then_some(SOFT_BOILER),
+        );
         let bads: Vec<f64> = seed_scores.bad.windows(2).map(|w| w[1] - w[0]).collect();
         let seed = pick_seed(&goods, &bads, &cleaned.blocks);
         let Some(seed) = seed else {
@@ -221,14 +261,18 @@ impl Extractor for Reverse {
         };
         let seed_at = cleaned.blocks[seed].seed;
         // Scoring: hints on the seed's own ancestors are false; the others are hard.
-        let ranges = &cleaned.boiler_ranges;
-        let (scores, _) = BlockScores::new(&cleaned.blocks, self.link_list_ratio, |b| {
-            if b.boiler_id == NO_BOILER {
-                return None;
-            }
-            let (s, e) = ranges[b.boiler_id as usize];
-            (!(s <= seed_at && seed_at < e)).then_some(0.0)
-        });
+        let (scores, _) = BlockScores::new(
+            &cleaned.blocks,
+            self.link_list_ratio,
+            self.link_list_bad,
+            |b| {
+                if !hinted(b) {
+                    return None;
+                }
+                let r = ranges[b.boiler_id as usize];
+                (!(r.start <= seed_at && seed_at < r.end)).then_some(0.0)
+            },
+        );
         let buf = &cleaned.buf;
         let mut pp = PartialParse::new(buf, seed_at as usize);
         pp.read_start_node();
@@ -267,8 +311,8 @@ impl Extractor for Reverse {
                 if added_text {
                     worse_levels += 1;
                 }
-                if score < best_score - LOOKAHEAD_DROP * best_score.abs()
-                    || worse_levels >= LOOKAHEAD_LEVELS
+                if score < best_score - self.lookahead_drop * best_score.abs()
+                    || worse_levels >= self.lookahead_levels
                 {
                     break;
                 }
@@ -331,7 +375,11 @@ impl Extractor for Reverse {
                 return false;
             }
             if n.flags & F_BOILER != 0 {
-                return true;
+                // Only when the hint holds (see `hint_holds`); ranges are sorted by start.
+                let k = ranges.partition_point(|r| r.start < n.start);
+                if ranges.get(k).is_none_or(|r| r.start != n.start) || hint_holds[k] {
+                    return true;
+                }
             }
             let t = scores.range(n.start, n.end);
             t.weight > 0.0 && t.link > ratio * t.weight
