@@ -267,6 +267,14 @@ fn value_hints(value: &[u8]) -> u8 {
     bits
 }
 
+/// An id made of four or more words joined by `-`/`_` (a heading slug, a generated id).
+fn is_slug(id: &[u8]) -> bool {
+    id.split(|&b| b == b'-' || b == b'_')
+        .filter(|w| !w.is_empty())
+        .count()
+        >= 4
+}
+
 /// (boilerplate, strong boilerplate, content) hints of an element's attributes.
 fn class_hints(attrs: &Attrs) -> (bool, bool, bool) {
     let mut boiler = false;
@@ -274,6 +282,10 @@ fn class_hints(attrs: &Attrs) -> (bool, bool, bool) {
     let mut good = false;
     for value in [attrs.id, attrs.class] {
         if value.is_empty() || value.len() > 300 {
+            continue;
+        }
+        // Ids that are slugs of headings ("evolve-shared-mutable-history") say nothing.
+        if std::ptr::eq(value, attrs.id) && is_slug(value) {
             continue;
         }
         let bits = value_hints(value);

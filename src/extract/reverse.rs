@@ -301,6 +301,17 @@ impl Extractor for Reverse {
         loop {
             let t = scores.range(range.0 as u32, range.1 as u32);
             let score = t.good - self.bad_weight * t.bad;
+            if std::env::var_os("OUTWARD_DEBUG").is_some() {
+                eprintln!(
+                    "climb {level}: [{}..{}] good {:.0} bad {:.0} w {:.0} score {score:.0} :: {}",
+                    range.0,
+                    range.1,
+                    t.good,
+                    t.bad,
+                    t.weight,
+                    String::from_utf8_lossy(&buf[range.0..(range.0 + 100).min(buf.len())])
+                );
+            }
             let added_text = t.weight != last_weight;
             last_weight = t.weight;
             if score >= best_score {
