@@ -190,7 +190,8 @@ fn hint_words(first: u8) -> &'static [(&'static [u8], u8)] {
         ],
         b'c' => &[
             (b"comment", BOILER | STRONG),
-            (b"cookie", BOILER),
+            (b"cookie", BOILER | STRONG),
+            (b"consent", BOILER | STRONG),
             (b"combx", BOILER),
             (b"community", BOILER),
             (b"copyright", BOILER),
@@ -211,7 +212,7 @@ fn hint_words(first: u8) -> &'static [(&'static [u8], u8)] {
             (b"navbar", BOILER),
             (b"navigation", BOILER),
         ],
-        b'o' => &[(b"outbrain", BOILER)],
+        b'o' => &[(b"outbrain", BOILER), (b"onetrust", BOILER | STRONG)],
         b'p' => &[
             (b"popup", BOILER),
             (b"pagination", BOILER),
@@ -1345,6 +1346,11 @@ mod tests {
             "<div b class=\"comments\">c</div>"
         );
         assert_eq!(cleaned("<br<p>x"), "<brp>x</brp>");
+        let c = clean(
+            b"<div id=\"onetrust-consent-sdk\">c</div>",
+            CleanOptions::default(),
+        );
+        assert!(c.boiler_ranges[0].strong);
     }
 
     #[test]
