@@ -306,6 +306,10 @@ fn class_hints(attrs: &Attrs) -> (bool, bool, bool) {
     {
         boiler = true;
     }
+    if role.eq_ignore_ascii_case(b"dialog") || role.eq_ignore_ascii_case(b"alertdialog") {
+        boiler = true;
+        strong = true;
+    }
     if role.eq_ignore_ascii_case(b"main") || value_hints_articlebody(attrs.itemprop) {
         good = true;
         boiler = false;
