@@ -6,12 +6,14 @@
 //! - comments, doctype, processing instructions, `head`, `script`, `style`, `template`,
 //!   `svg`, `math`, `iframe`, `select`, `textarea`, `button`, `object`, `canvas`,
 //!   `audio`/`video`, `noscript` (unless kept) and every element marked `hidden`,
-//!   `aria-hidden="true"`, `display:none` or `visibility:hidden` are gone with their content
+//!   `aria-hidden="true"` or `display:none` are gone with their content (`visibility:hidden`
+//!   stays: WeChat hides its articles that way until a script shows them)
 //!   (`form` is always kept: ASP.NET wraps whole pages in one);
 //! - `<` and `>` occur only as tag delimiters (text `<`/`>` become `&lt;`/`&gt;`), so a tag
 //!   ends at the first `>` and starts at the last `<` before it, in either direction;
 //! - tags are canonical: `<name` + flags (` h` href present, ` b` boilerplate hint,
-//!   ` g` content hint) + ` id="…"` / ` class="…"` (quote-free), `>`; names lowercased;
+//!   ` g` content hint) + ` id="…"` / ` class="…"` (quote-free), `>`; names lowercased
+//!   (unknown names keep only letters, digits, `-_:.` and non-ASCII);
 //! - the markup is balanced: HTML's implied end tags (`p`, `li`, `dt`/`dd`, `tr`/`td`/`th`,
 //!   `option`, table sections, headings, nested `a`), misnesting and unclosed elements are
 //!   resolved here, stray end tags dropped, every non-void element gets exactly one end tag,
