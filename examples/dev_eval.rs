@@ -54,12 +54,21 @@ fn main() {
             _ => sets.push(a),
         }
     }
+    if sets.iter().any(|s| s == "--whoami") {
+        println!("{}", env!("CARGO_MANIFEST_DIR"));
+        return;
+    }
     if sets.is_empty() {
         sets = DATASETS.iter().map(|s| s.to_string()).collect();
     }
     let options = ExtractOptions {
         similarity_threshold: threshold,
     };
+    let clean_only = sets.iter().any(|s| s == "--clean-only");
+    sets.retain(|s| s != "--clean-only");
+    if sets.is_empty() {
+        sets = DATASETS.iter().map(|s| s.to_string()).collect();
+    }
     let ex = extractor(method, &options);
     if let Some(d) = &out_dir {
         std::fs::create_dir_all(d).expect("create out dir");
@@ -81,6 +90,26 @@ fn main() {
             ));
         }
         let bytes: usize = pages.iter().map(|p| p.1.len()).sum();
+        if clean_only {
+            // The cleaner alone (the one pass over every byte of the page).
+            use outward::extract::internals::{CleanOptions, clean};
+            let mut secs = f64::MAX;
+            let mut out_bytes = 0;
+            for _ in 0..repeat {
+                let t = Instant::now();
+                out_bytes = 0;
+                for (_, html) in &pages {
+                    out_bytes += clean(html.as_bytes(), CleanOptions::default()).buf.len();
+                }
+                secs = secs.min(t.elapsed().as_secs_f64());
+            }
+            println!(
+                "{ds:18} clean only: {:8.1} MB/s, cleaned to {:.1}% of the bytes",
+                bytes as f64 / 1e6 / secs,
+                100.0 * out_bytes as f64 / bytes.max(1) as f64
+            );
+            continue;
+        }
         let mut results = Vec::with_capacity(pages.len());
         let mut secs = f64::MAX;
         for _ in 0..repeat {
@@ -107,6 +136,13 @@ fn main() {
             .iter()
             .filter(|r| r.stats.nodes_parsed > r.stats.nodes_total)
             .count();
+        if let Some(((id, _), r)) = pages
+            .iter()
+            .zip(&results)
+            .find(|(_, r)| r.stats.nodes_parsed > r.stats.nodes_total)
+        {
+            eprintln!("invariant violated on {id}: {:?}", r.stats);
+        }
         println!(
             "{ds:18} pages {:5} {:7.1} MB {:8.1} MB/s {:6.3} ms/page  nodes parsed/total median {:.3} p90 {:.3}{}",
             pages.len(),

@@ -6,12 +6,14 @@
 //! - comments, doctype, processing instructions, `head`, `script`, `style`, `template`,
 //!   `svg`, `math`, `iframe`, `select`, `textarea`, `button`, `object`, `canvas`,
 //!   `audio`/`video`, `noscript` (unless kept) and every element marked `hidden`,
-//!   `aria-hidden="true"`, `display:none` or `visibility:hidden` are gone with their content
+//!   `aria-hidden="true"` or `display:none` are gone with their content (`visibility:hidden`
+//!   stays: WeChat hides its articles that way until a script shows them)
 //!   (`form` is always kept: ASP.NET wraps whole pages in one);
 //! - `<` and `>` occur only as tag delimiters (text `<`/`>` become `&lt;`/`&gt;`), so a tag
 //!   ends at the first `>` and starts at the last `<` before it, in either direction;
 //! - tags are canonical: `<name` + flags (` h` href present, ` b` boilerplate hint,
-//!   ` g` content hint) + ` id="…"` / ` class="…"` (quote-free), `>`; names lowercased;
+//!   ` g` content hint) + ` id="…"` / ` class="…"` (quote-free), `>`; names lowercased
+//!   (unknown names keep only letters, digits, `-_:.` and non-ASCII);
 //! - the markup is balanced: HTML's implied end tags (`p`, `li`, `dt`/`dd`, `tr`/`td`/`th`,
 //!   `option`, table sections, headings, nested `a`), misnesting and unclosed elements are
 //!   resolved here, stray end tags dropped, every non-void element gets exactly one end tag,
@@ -63,6 +65,15 @@ pub struct Block {
     pub boiler_id: u32,
 }
 
+/// A boilerplate-hinted element: its range in the buffer and whether the hint is strong
+/// (comment sections, `nav`/`aside`/`footer` tags) or weak (share, menu, banner, ...).
+#[derive(Debug, Clone, Copy)]
+pub struct BoilerRange {
+    pub start: u32,
+    pub end: u32,
+    pub strong: bool,
+}
+
 /// `Block::boiler_id` of blocks outside boilerplate-hinted elements.
 pub const NO_BOILER: u32 = u32::MAX;
 
@@ -81,7 +92,7 @@ pub struct Cleaned {
     /// Sum of the weights of all runs.
     pub text_weight: u64,
     /// `[start, end)` in `buf` of every boilerplate-hinted element.
-    pub boiler_ranges: Vec<(u32, u32)>,
+    pub boiler_ranges: Vec<BoilerRange>,
 }
 
 /// Cleaner settings.
@@ -161,82 +172,132 @@ fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
 }
 
-/// Substrings of class/id values that mark boilerplate (after Readability's lists).
-const BOILER_WORDS: &[&str] = &[
-    "comment",
-    "footer",
-    "sidebar",
-    "breadcrumb",
-    "share",
-    "sharing",
-    "social",
-    "related",
-    "recommend",
-    "cookie",
-    "banner",
-    "sponsor",
-    "advert",
-    "disqus",
-    "popup",
-    "newsletter",
-    "subscribe",
-    "navbar",
-    "navigation",
-    "menu",
-    "pagination",
-    "pager",
-    "shoutbox",
-    "skyscraper",
-    "combx",
-    "community",
-    "remark",
-    "replies",
-    "gdpr",
-    "promo",
-    "copyright",
-    "masthead",
-    "toolbar",
-    "outbrain",
-    "taboola",
-];
+/// Hint kinds of class/id words.
+const BOILER: u8 = 1;
+/// Keeps an element even when a boilerplate word matched (Readability's "maybe" list).
+const MAYBE: u8 = 2;
+const GOOD: u8 = 4;
+/// A boilerplate word that is trusted even on big elements (comment sections).
+const STRONG: u8 = 8;
 
-/// Substrings that keep an element even when a boilerplate word matched.
-const MAYBE_WORDS: &[&str] = &["article", "body", "column", "content", "main", "shadow"];
-
-/// Substrings of class/id values that suggest main content.
-const GOOD_WORDS: &[&str] = &[
-    "article", "content", "entry", "post", "story", "text", "body", "main",
-];
-
-fn contains_ci(hay: &[u8], needle: &str) -> bool {
-    let n = needle.as_bytes();
-    if n.len() > hay.len() {
-        return false;
+/// Class/id substrings (lowercase) and their hints, bucketed by first byte so a scan tries
+/// only a few words per position. Boilerplate words follow Readability's "unlikely" list.
+fn hint_words(first: u8) -> &'static [(&'static [u8], u8)] {
+    match first {
+        b'a' => &[(b"advert", BOILER), (b"article", MAYBE | GOOD)],
+        b'b' => &[
+            (b"breadcrumb", BOILER),
+            (b"banner", BOILER),
+            (b"body", MAYBE | GOOD),
+        ],
+        b'c' => &[
+            (b"comment", BOILER | STRONG),
+            (b"cookie", BOILER | STRONG),
+            (b"consent", BOILER | STRONG),
+            (b"combx", BOILER),
+            (b"community", BOILER),
+            (b"copyright", BOILER),
+            (b"column", MAYBE),
+            (b"content", MAYBE | GOOD),
+        ],
+        b'd' => &[(b"disqus", BOILER | STRONG)],
+        b'e' => &[(b"entry", GOOD)],
+        b'f' => &[(b"footer", BOILER)],
+        b'g' => &[(b"gdpr", BOILER)],
+        b'm' => &[
+            (b"menu", BOILER),
+            (b"masthead", BOILER),
+            (b"main", MAYBE | GOOD),
+        ],
+        b'n' => &[
+            (b"newsletter", BOILER),
+            (b"navbar", BOILER),
+            (b"navigation", BOILER),
+        ],
+        b'o' => &[(b"outbrain", BOILER), (b"onetrust", BOILER | STRONG)],
+        b'p' => &[
+            (b"popup", BOILER),
+            (b"pagination", BOILER),
+            (b"pager", BOILER),
+            (b"promo", BOILER),
+            (b"post", GOOD),
+        ],
+        b'r' => &[
+            (b"related", BOILER),
+            (b"recommend", BOILER),
+            (b"remark", BOILER | STRONG),
+            (b"replies", BOILER | STRONG),
+        ],
+        b's' => &[
+            (b"sidebar", BOILER),
+            (b"share", BOILER),
+            (b"sharing", BOILER),
+            (b"social", BOILER),
+            (b"sponsor", BOILER),
+            (b"subscribe", BOILER),
+            (b"shoutbox", BOILER),
+            (b"skyscraper", BOILER),
+            (b"shadow", MAYBE),
+            (b"story", GOOD),
+        ],
+        b't' => &[(b"toolbar", BOILER), (b"taboola", BOILER), (b"text", GOOD)],
+        _ => &[],
     }
-    hay.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n))
 }
 
-fn class_hints(attrs: &Attrs) -> (bool, bool) {
+/// Hint bits of one class or id value.
+fn value_hints(value: &[u8]) -> u8 {
+    let mut lower = [0u8; 300];
+    let n = value.len().min(lower.len());
+    for (d, s) in lower.iter_mut().zip(value) {
+        *d = s.to_ascii_lowercase();
+    }
+    let v = &lower[..n];
+    let mut bits = 0;
+    for i in 0..n {
+        for (word, kind) in hint_words(v[i]) {
+            if v[i..].starts_with(word) {
+                bits |= kind;
+            }
+        }
+    }
+    // "ad" / "ads" as whole words.
+    if v.split(|b| !b.is_ascii_alphanumeric())
+        .any(|w| w == b"ad" || w == b"ads")
+    {
+        bits |= BOILER;
+    }
+    bits
+}
+
+/// An id made of four or more words joined by `-`/`_` (a heading slug, a generated id).
+fn is_slug(id: &[u8]) -> bool {
+    id.split(|&b| b == b'-' || b == b'_')
+        .filter(|w| !w.is_empty())
+        .count()
+        >= 4
+}
+
+/// (boilerplate, strong boilerplate, content) hints of an element's attributes.
+fn class_hints(attrs: &Attrs) -> (bool, bool, bool) {
     let mut boiler = false;
+    let mut strong = false;
     let mut good = false;
     for value in [attrs.id, attrs.class] {
         if value.is_empty() || value.len() > 300 {
             continue;
         }
-        if BOILER_WORDS.iter().any(|w| contains_ci(value, w))
-            && !MAYBE_WORDS.iter().any(|w| contains_ci(value, w))
-        {
-            boiler = true;
+        // Ids that are slugs of headings ("evolve-shared-mutable-history") say nothing.
+        if std::ptr::eq(value, attrs.id) && is_slug(value) {
+            continue;
         }
-        if GOOD_WORDS.iter().any(|w| contains_ci(value, w)) {
+        let bits = value_hints(value);
+        if bits & BOILER != 0 && bits & MAYBE == 0 {
+            boiler = true;
+            strong |= bits & STRONG != 0;
+        }
+        if bits & GOOD != 0 {
             good = true;
-        }
-        // "ad" / "ads" as whole words.
-        if value
-            .split(|b| !b.is_ascii_alphanumeric())
-            .any(|w| w.eq_ignore_ascii_case(b"ad") || w.eq_ignore_ascii_case(b"ads"))
-        {
-            boiler = true;
         }
     }
     let role = attrs.role;
@@ -247,11 +308,23 @@ fn class_hints(attrs: &Attrs) -> (bool, bool) {
     {
         boiler = true;
     }
-    if role.eq_ignore_ascii_case(b"main") || contains_ci(attrs.itemprop, "articlebody") {
+    if role.eq_ignore_ascii_case(b"dialog") || role.eq_ignore_ascii_case(b"alertdialog") {
+        boiler = true;
+        strong = true;
+    }
+    if role.eq_ignore_ascii_case(b"main") || value_hints_articlebody(attrs.itemprop) {
         good = true;
         boiler = false;
+        strong = false;
     }
-    (boiler, good)
+    (boiler, strong, good)
+}
+
+fn value_hints_articlebody(itemprop: &[u8]) -> bool {
+    itemprop.len() >= 11
+        && itemprop
+            .windows(11)
+            .any(|w| w.eq_ignore_ascii_case(b"articlebody"))
 }
 
 fn style_hides(style: &[u8]) -> bool {
@@ -281,7 +354,9 @@ fn style_hides(style: &[u8]) -> bool {
 }
 
 fn is_hiding(decl: &[u8]) -> bool {
-    decl.starts_with(b"display:none") || decl.starts_with(b"visibility:hidden")
+    // visibility:hidden is left alone: WeChat and others hide the article until a script
+    // reveals it.
+    decl.starts_with(b"display:none")
 }
 
 impl<'a> Cleaner<'a> {
@@ -501,7 +576,7 @@ impl<'a> Cleaner<'a> {
         }
         let lowered: Vec<u8>;
         let name: &[u8] = if tag == Tag::Other {
-            lowered = raw.to_ascii_lowercase();
+            lowered = canonical_name(raw).collect();
             &lowered
         } else {
             &[]
@@ -743,20 +818,19 @@ impl<'a> Cleaner<'a> {
         let name_off = self.names.len() as u32;
         let mut name_len = 0u16;
         if tag == Tag::Other {
-            let len = raw.len().min(64);
-            self.names
-                .extend(raw[..len].iter().map(|b| b.to_ascii_lowercase()));
-            name_len = len as u16;
+            self.names.extend(canonical_name(raw));
+            name_len = (self.names.len() - name_off as usize) as u16;
         }
         let key = count_key(tag, &self.names[name_off as usize..]);
         let emitted = self.suppress == 0 && !removed;
-        let (mut boiler, good) = if emitted && !matches!(tag, Tag::Html | Tag::Body) {
+        let (mut boiler, mut strong, good) = if emitted && !matches!(tag, Tag::Html | Tag::Body) {
             class_hints(attrs)
         } else {
-            (false, false)
+            (false, false, false)
         };
         if emitted && tag.is_boilerplate() {
             boiler = true;
+            strong = true;
         }
         let link = emitted && tag == Tag::A && attrs.href;
         if emitted {
@@ -774,7 +848,11 @@ impl<'a> Cleaner<'a> {
         }
         if boiler {
             let start = self.out.len() - self.last_tag_len;
-            self.res.boiler_ranges.push((start as u32, u32::MAX));
+            self.res.boiler_ranges.push(BoilerRange {
+                start: start as u32,
+                end: u32::MAX,
+                strong,
+            });
             self.boiler_stack
                 .push((self.res.boiler_ranges.len() - 1) as u32);
         }
@@ -807,7 +885,7 @@ impl<'a> Cleaner<'a> {
         let out = &mut self.out;
         out.push(b'<');
         if tag == Tag::Other {
-            out.extend(raw.iter().take(64).map(|b| b.to_ascii_lowercase()));
+            out.extend(canonical_name(raw));
         } else {
             out.extend(raw.iter().map(|b| b.to_ascii_lowercase()));
         }
@@ -864,7 +942,7 @@ impl<'a> Cleaner<'a> {
             if e.boiler
                 && let Some(id) = self.boiler_stack.pop()
             {
-                self.res.boiler_ranges[id as usize].1 = self.out.len() as u32;
+                self.res.boiler_ranges[id as usize].end = self.out.len() as u32;
             }
             if e.good {
                 self.good_depth -= 1;
@@ -895,10 +973,22 @@ impl Open {
     fn matches(&self, cleaner: &Cleaner, tag: Tag, name: &[u8]) -> bool {
         self.tag == tag
             && (tag != Tag::Other
-                || &cleaner.names
+                || cleaner.names
                     [self.name_off as usize..self.name_off as usize + self.name_len as usize]
-                    == &name[..name.len().min(64)])
+                    == *name)
     }
+}
+
+/// The name of an unknown element as written to the cleaned buffer: lowercased, at most 64
+/// bytes, only letters, digits and `-_:.` (a `<` in a source name such as `<br<p>` must not
+/// reach the buffer).
+fn canonical_name(raw: &[u8]) -> impl Iterator<Item = u8> + '_ {
+    raw.iter()
+        .take(64)
+        .map(|b| b.to_ascii_lowercase())
+        .filter(|&b| {
+            b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b':' | b'.') || b >= 0x80
+        })
 }
 
 /// Elements that may stay in `<head>` without closing it.
@@ -1104,17 +1194,11 @@ fn record_attr<'a>(attrs: &mut Attrs<'a>, name: &[u8], value: &'a [u8]) {
         4 if name.eq_ignore_ascii_case(b"href") => attrs.href = true,
         4 if name.eq_ignore_ascii_case(b"role") => attrs.role = value,
         5 if name.eq_ignore_ascii_case(b"class") => attrs.class = value,
-        5 if name.eq_ignore_ascii_case(b"style") => {
-            if style_hides(value) {
-                attrs.hidden = true;
-            }
-        }
+        5 if name.eq_ignore_ascii_case(b"style") && style_hides(value) => attrs.hidden = true,
         6 if name.eq_ignore_ascii_case(b"hidden") => attrs.hidden = true,
         8 if name.eq_ignore_ascii_case(b"itemprop") => attrs.itemprop = value,
-        11 if name.eq_ignore_ascii_case(b"aria-hidden") => {
-            if value.eq_ignore_ascii_case(b"true") {
-                attrs.hidden = true;
-            }
+        11 if name.eq_ignore_ascii_case(b"aria-hidden") && value.eq_ignore_ascii_case(b"true") => {
+            attrs.hidden = true
         }
         _ => {}
     }
@@ -1153,4 +1237,160 @@ fn skip_end_tag(src: &[u8], at: usize) -> usize {
 /// Clean `html` (see the module docs).
 pub fn clean(html: &[u8], opts: CleanOptions) -> Cleaned {
     Cleaner::new(html, opts).run()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cleaned(html: &str) -> String {
+        String::from_utf8(clean(html.as_bytes(), CleanOptions::default()).buf).unwrap()
+    }
+
+    #[test]
+    fn removes_comments_scripts_and_hidden() {
+        assert_eq!(
+            cleaned("a<!-- <p>x</p> -->b<script>if (a<b) '</div>'</script>c"),
+            "abc"
+        );
+        assert_eq!(cleaned("<div hidden><p>x</p></div>y"), "y");
+        assert_eq!(cleaned("<div style=\"DISPLAY: none\">x</div>y"), "y");
+        assert_eq!(cleaned("<span aria-hidden=\"true\">x</span>y"), "y");
+        assert_eq!(cleaned("<svg><text>x</text></svg><svg/>y"), "y");
+        assert_eq!(
+            cleaned("<select><option>o</select><button>b</button>y"),
+            "y"
+        );
+    }
+
+    #[test]
+    fn form_is_kept() {
+        assert_eq!(
+            cleaned("<form><p>in form</p></form>"),
+            "<form><p>in form</p></form>"
+        );
+    }
+
+    #[test]
+    fn escapes_angle_brackets_in_text_and_attributes() {
+        assert_eq!(cleaned("3 < 4 > 2"), "3 &lt; 4 &gt; 2");
+        assert_eq!(
+            cleaned("<p title=\"a>b\" class='x<y'>t</p>"),
+            "<p class=\"xy\">t</p>"
+        );
+    }
+
+    #[test]
+    fn void_elements_have_no_end_tag() {
+        assert_eq!(
+            cleaned("a<br>b<br/>c</br><img src=x><hr>"),
+            "a<br>b<br>c<hr>"
+        );
+    }
+
+    #[test]
+    fn implied_end_tags() {
+        assert_eq!(cleaned("<p>a<p>b"), "<p>a</p><p>b</p>");
+        assert_eq!(cleaned("<p>a<div>b</div>"), "<p>a</p><div>b</div>");
+        assert_eq!(
+            cleaned("<ul><li>a<li>b</ul>"),
+            "<ul><li>a</li><li>b</li></ul>"
+        );
+        assert_eq!(
+            cleaned("<dl><dt>a<dd>b<dt>c</dl>"),
+            "<dl><dt>a</dt><dd>b</dd><dt>c</dt></dl>"
+        );
+        assert_eq!(
+            cleaned("<table><tr><td>a<td>b<tr><td>c</table>"),
+            "<table><tr><td>a</td><td>b</td></tr><tr><td>c</td></tr></table>"
+        );
+        assert_eq!(cleaned("<h1>a<h2>b"), "<h1>a</h1><h2>b</h2>");
+        assert_eq!(cleaned("<a href=x>a<a href=y>b"), "<a h>a</a><a h>b</a>");
+    }
+
+    #[test]
+    fn misnested_and_stray_end_tags() {
+        assert_eq!(cleaned("<b><i>x</b>y</i>"), "<b><i>x</i></b>y");
+        assert_eq!(cleaned("</div>x</span>"), "x");
+        assert_eq!(cleaned("<div><span>x</div>"), "<div><span>x</span></div>");
+        // A `</div>` inside a cell does not close a div outside the table.
+        assert_eq!(
+            cleaned("<div><table><tr><td>x</div>y</td></tr></table></div>"),
+            "<div><table><tr><td>xy</td></tr></table></div>"
+        );
+    }
+
+    #[test]
+    fn unclosed_elements_close_at_the_end() {
+        assert_eq!(cleaned("<div><p>x"), "<div><p>x</p></div>");
+    }
+
+    #[test]
+    fn head_goes_title_is_captured() {
+        let c = clean(
+            b"<html><head><title>T &amp; U</title><meta x><link y></head><body>b</body></html>",
+            CleanOptions::default(),
+        );
+        assert_eq!(
+            String::from_utf8(c.buf).unwrap(),
+            "<html><body>b</body></html>"
+        );
+        assert_eq!(c.title.as_deref(), Some("T &amp; U"));
+        // A head that is never closed ends at the first body content.
+        assert_eq!(cleaned("<head><title>t</title><p>x"), "<p>x</p>");
+    }
+
+    #[test]
+    fn canonical_tags_carry_hints() {
+        assert_eq!(
+            cleaned("<DIV ID=main CLASS=\"post\"><A HREF=\"/x\">l</A></DIV>"),
+            "<div g id=\"main\" class=\"post\"><a h>l</a></div>"
+        );
+        assert_eq!(cleaned("<nav>n</nav>"), "<nav b>n</nav>");
+        assert_eq!(
+            cleaned("<div class=\"comments\">c</div>"),
+            "<div b class=\"comments\">c</div>"
+        );
+        assert_eq!(cleaned("<br<p>x"), "<brp>x</brp>");
+        let c = clean(
+            b"<div id=\"onetrust-consent-sdk\">c</div>",
+            CleanOptions::default(),
+        );
+        assert!(c.boiler_ranges[0].strong);
+    }
+
+    #[test]
+    fn noscript_dropped_or_kept() {
+        assert_eq!(cleaned("<noscript><p>x</p></noscript>y"), "y");
+        let kept = clean(
+            b"<noscript><p>x</p></noscript>y",
+            CleanOptions {
+                keep_noscript: true,
+            },
+        );
+        assert_eq!(kept.buf, b"<noscript><p>x</p></noscript>y");
+    }
+
+    #[test]
+    fn unterminated_constructs_end_the_input() {
+        assert_eq!(cleaned("a<!-- b"), "a");
+        assert_eq!(cleaned("a<script>b"), "a");
+        assert_eq!(cleaned("a<p title=\"b>c"), "a");
+        assert_eq!(cleaned("a<"), "a&lt;");
+    }
+
+    #[test]
+    fn runs_blocks_and_counts() {
+        let c = clean(
+            b"<div><p>Hello, <a href=x>world</a>.</p> <p>Two</p></div>",
+            CleanOptions::default(),
+        );
+        // Elements: div p a p = 4; text runs: "Hello, " "world" "." " " "Two" = 5.
+        assert_eq!(c.nodes_total, 9);
+        assert_eq!(c.runs.len(), 4);
+        assert_eq!(c.blocks.len(), 2);
+        assert_eq!(c.blocks[0].link_weight, 5);
+        assert_eq!(c.blocks[0].weight, 10);
+        assert_eq!(c.runs[1].flags & IN_LINK, IN_LINK);
+    }
 }

@@ -31,9 +31,16 @@ impl TextSink {
     /// Append raw (entity-encoded) text.
     pub fn push_raw(&mut self, raw: &[u8]) {
         let s = String::from_utf8_lossy(raw);
-        self.scratch.clear();
-        append_decoded(&mut self.scratch, &s);
-        for ch in self.scratch.chars() {
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.clear();
+        append_decoded(&mut scratch, &s);
+        self.push_decoded(&scratch);
+        self.scratch = scratch;
+    }
+
+    /// Append already decoded text.
+    pub fn push_decoded(&mut self, text: &str) {
+        for ch in text.chars() {
             if ch.is_whitespace() {
                 if !self.line.is_empty() && !self.line.ends_with(' ') {
                     self.line.push(' ');

@@ -6,6 +6,7 @@
 //! input; `stats.nodes_parsed <= stats.nodes_total` for partial methods.
 
 mod clean;
+mod climb;
 mod emit;
 pub mod entities;
 mod fulltext;

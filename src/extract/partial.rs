@@ -363,3 +363,80 @@ impl<'a> PartialParse<'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Serialise the subtree of `id` as `tag(children)` / `"text"`, iteratively.
+    fn shape(p: &PartialParse, id: u32) -> String {
+        let mut out = String::new();
+        let mut stack: Vec<(u32, bool)> = vec![(id, true)];
+        while let Some((n, enter)) = stack.pop() {
+            let node = p.tree.node(n);
+            if !enter {
+                out.push(')');
+                continue;
+            }
+            match node.kind {
+                Kind::Text => {
+                    let t = &p.buf[node.start as usize..node.end as usize];
+                    out.push_str(&format!("{:?}", String::from_utf8_lossy(t)));
+                }
+                _ => {
+                    out.push_str(&format!("{:?}(", node.tag).to_lowercase());
+                    stack.push((n, false));
+                    let kids: Vec<u32> = p.tree.children(n).collect();
+                    for k in kids.into_iter().rev() {
+                        stack.push((k, true));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn reverse_parse_builds_ancestors_and_left_siblings() {
+        let buf = b"<div><p>a</p><p>b<br>c</p></div>";
+        // Start at "c" (offset 20).
+        let at = buf.windows(1).rposition(|w| w == b"c").unwrap();
+        let mut p = PartialParse::new(buf, at);
+        let start = p.read_start_node();
+        assert_eq!(p.tree.node(start).kind, Kind::Text);
+        let l0 = p.complete_level(0).unwrap();
+        assert_eq!(shape(&p, l0), "p(\"b\"br()\"c\")");
+        let l1 = p.complete_level(1).unwrap();
+        assert_eq!(shape(&p, l1), "div(p(\"a\")p(\"b\"br()\"c\"))");
+        let l2 = p.complete_level(2).unwrap();
+        assert_eq!(p.tree.node(l2).kind, Kind::Root);
+        assert_eq!(p.complete_level(3), None);
+        assert_eq!(p.nodes_built(), 7);
+    }
+
+    #[test]
+    fn match_algorithm_handles_unclosed_start_tags_backward() {
+        // Not a cleaned buffer: `<p>` and `<li>` have no end tags.
+        let buf = b"<div><p>a<div>b</div><ul><li>x<li>y</ul></div>";
+        let mut p = PartialParse::new(buf, buf.len());
+        let root = p.complete_level(0).unwrap();
+        assert_eq!(
+            shape(&p, root),
+            "other(div(p(\"a\")div(\"b\")ul(li(\"x\")li(\"y\"))))"
+        );
+    }
+
+    #[test]
+    fn stops_early_when_asked_little() {
+        let mut html = String::from("<body>");
+        for i in 0..1000 {
+            html.push_str(&format!("<div><p>para {i}</p></div>"));
+        }
+        html.push_str("</body>");
+        let at = html.find("para 500").unwrap();
+        let mut p = PartialParse::new(html.as_bytes(), at);
+        p.complete_level(1).unwrap();
+        assert_eq!(p.nodes_built(), 3);
+        assert!(p.bytes_touched() < 40);
+    }
+}

@@ -4,18 +4,29 @@
 //! 1. Clean (see `clean`); when the page shows almost no text but had `<noscript>`, clean
 //!    again keeping it (Discourse and friends serve their content there).
 //! 2. Score every block (line) of the cleaned page from the cleaner's flat statistics:
-//!    good = text outside links, in blocks that are not link lists or boilerplate-hinted,
-//!    halved when the block has no sentence punctuation; bad = link text + text in
-//!    boilerplate-hinted elements. Prefix sums give any subtree's totals in O(log n).
-//! 3. Seed = the block with the most good text. Parse outward from it one ancestor at a
-//!    time; R = the ancestor maximising good − α·bad; stop one level above the best.
-//! 4. Emit R, pruning block elements inside it that are boilerplate-hinted or link lists
-//!    (seed 000 rules 1-2), never an ancestor of the seed.
+//!    good = the text of blocks that are neither link lists (link text > 60 %) nor
+//!    boilerplate-hinted (links inside running text are content), halved when the block
+//!    has no sentence punctuation; bad = text of boilerplate-hinted blocks + half the text
+//!    of link lists. Prefix sums give any subtree's totals in O(log n).
+//! 3. Seed = the block whose neighbourhood holds the most good text (an article is a run
+//!    of paragraphs). From the seed, candidate ancestors are found by depth counting over
+//!    the cleaned buffer (`climb`, no tree) and scored from the prefix sums: R = the
+//!    ancestor maximising good − α·bad, looking up to three text-adding levels past the
+//!    best. Up to two alternative seeds outside that R (and outside boilerplate) are
+//!    climbed the same way; one wins only with a clearly better score (×1.2).
+//!    Boilerplate hints: strong ones (comment sections, nav/aside/footer) always count; a
+//!    weak one (share, menu, banner, …) on an element holding > 60 % of the page's good text
+//!    is false; any hint on the seed's own ancestors is false.
+//! 4. Build the tree with the reverse-order partial parser only for R (and the spine up to
+//!    it); emit R with the page's `<h1>` first when it sits above R, pruning block elements
+//!    inside R that are boilerplate-hinted or link lists (seed 000 rules 1-2), never an
+//!    ancestor of the seed.
 //!
-//! Invariants: only R's parent's subtree (plus the spine) is ever built;
+//! Invariants: only R's subtree (plus the spine) is ever built;
 //! nodes_parsed ≤ nodes_total; never panics.
 
-use super::clean::{Block, CleanOptions, Cleaned, IN_BOILER, NO_BOILER, clean};
+use super::clean::{Block, CleanOptions, Cleaned, NO_BOILER, clean};
+use super::climb::RangeClimber;
 use super::emit::{TextSink, emit_subtree};
 use super::page::page_title;
 use super::partial::PartialParse;
@@ -25,6 +36,13 @@ use super::{ExtractOptions, ExtractStats, Extraction, Extractor, Method};
 /// Pages whose cleaned text weighs less than this get a second look with `<noscript>`.
 const NOSCRIPT_RETRY_WEIGHT: u64 = 200;
 
+/// A weak boilerplate hint on an element holding more than this share of the page's good
+/// text is ignored.
+const WEAK_HINT_MAX_SHARE: f64 = 0.6;
+
+/// Share of its text a block without sentence punctuation counts as good.
+const UNPUNCTUATED_GOOD: f64 = 0.5;
+
 /// Share of its good text a boilerplate-hinted block keeps when choosing the seed.
 const SOFT_BOILER: f64 = 0.25;
 
@@ -33,13 +51,19 @@ pub struct Reverse {
     pub bad_weight: f64,
     /// Link text share above which a block (or an element inside R) is a link list.
     pub link_list_ratio: f64,
+    pub lookahead_levels: usize,
+    pub lookahead_drop: f64,
+    pub link_list_bad: f64,
 }
 
 impl Reverse {
     pub fn new(_options: &ExtractOptions) -> Self {
         Reverse {
             bad_weight: 1.0,
-            link_list_ratio: 0.5,
+            link_list_ratio: 0.6,
+            lookahead_levels: LOOKAHEAD_LEVELS,
+            lookahead_drop: LOOKAHEAD_DROP,
+            link_list_bad: LINK_LIST_BAD,
         }
     }
 }
@@ -67,6 +91,7 @@ impl BlockScores {
     fn new(
         blocks: &[Block],
         link_list_ratio: f64,
+        link_list_bad: f64,
         boiler: impl Fn(&Block) -> Option<f64>,
     ) -> (Self, Vec<f64>) {
         let n = blocks.len();
@@ -86,16 +111,27 @@ impl BlockScores {
         for blk in blocks {
             let weight = blk.weight as f64;
             let link = blk.link_weight as f64;
-            let plain = weight - link;
             let keep = boiler(blk);
             let link_list = weight > 0.0 && link > link_list_ratio * weight;
-            let good = if keep == Some(0.0) || link_list {
+            let hard_boiler = keep == Some(0.0);
+            let good = if hard_boiler || link_list {
                 0.0
             } else {
-                let g = if blk.punct > 0 { plain } else { plain * 0.5 };
+                // Links inside running text are content.
+                let g = if blk.punct > 0 {
+                    weight
+                } else {
+                    weight * UNPUNCTUATED_GOOD
+                };
                 g * keep.unwrap_or(1.0)
             };
-            let bad = link + if keep == Some(0.0) { plain } else { 0.0 };
+            let bad = if hard_boiler {
+                weight
+            } else if link_list {
+                link_list_bad * weight
+            } else {
+                0.0
+            };
             goods.push(good);
             s.starts.push(blk.start);
             g += good;
@@ -147,16 +183,19 @@ const LOOKAHEAD_LEVELS: usize = 3;
 /// The climb stops at once when a level loses more than this share of the best score.
 const LOOKAHEAD_DROP: f64 = 0.3;
 
+/// Link lists count this much against R: pruning removes most of them from the output.
+const LINK_LIST_BAD: f64 = 0.5;
+
 /// Blocks on each side whose text counts towards a block's seed score.
 const SEED_WINDOW: usize = 4;
 
-/// The seed block: the one whose neighbourhood (±`SEED_WINDOW` blocks, weights falling
-/// off with distance) holds the most good text net of bad text. An article is a run of
-/// paragraphs; one long caption or notice alone is not. Falls back to the block with the
-/// most text outside links when nothing scores.
-fn pick_seed(goods: &[f64], bads: &[f64], blocks: &[Block]) -> Option<usize> {
+/// Seed candidates, best first: blocks ranked by the good text net of bad text in their
+/// neighbourhood (±`SEED_WINDOW` blocks, weights falling off with distance) plus their own.
+/// An article is a run of paragraphs; one long caption or notice alone is not. Falls back
+/// to the block with the most text outside links when nothing scores.
+fn rank_seeds(goods: &[f64], bads: &[f64], blocks: &[Block]) -> Vec<(usize, f64)> {
     let n = goods.len();
-    let mut best: Option<(usize, f64)> = None;
+    let mut ranked: Vec<(usize, f64)> = Vec::new();
     for i in 0..n {
         if goods[i] <= 0.0 {
             continue;
@@ -171,15 +210,97 @@ fn pick_seed(goods: &[f64], bads: &[f64], blocks: &[Block]) -> Option<usize> {
         }
         // The block itself must carry its weight: prefer the strongest block nearby.
         score += goods[i];
-        if best.is_none_or(|(_, b)| score > b) {
-            best = Some((i, score));
-        }
+        ranked.push((i, score));
     }
-    best.map(|(i, _)| i).or_else(|| {
-        (0..blocks.len())
-            .filter(|&i| blocks[i].weight > 0)
+    if ranked.is_empty()
+        && let Some(i) = (0..blocks.len())
+            .filter(|&i| blocks[i].weight > blocks[i].link_weight)
             .max_by_key(|&i| blocks[i].weight - blocks[i].link_weight)
-    })
+    {
+        ranked.push((i, 0.0));
+    }
+    ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+    ranked.truncate(MAX_SEEDS * 8);
+    ranked
+}
+
+/// Seeds tried (the best one plus alternatives in other regions).
+const MAX_SEEDS: usize = 3;
+/// An alternative seed's R must beat the best seed's by this factor to be kept.
+const ALT_SEED_MARGIN: f64 = 1.2;
+
+/// Result of climbing from one seed.
+struct Climb {
+    /// Chosen ancestor level (0 = the seed text's parent).
+    level: usize,
+    score: f64,
+    /// Byte range of the chosen ancestor.
+    range: (usize, usize),
+    /// Bytes the climb tokenized.
+    bytes: u64,
+}
+
+impl Reverse {
+    /// Climb from the text token at `seed_at`: R = the ancestor maximising good − α·bad,
+    /// scored from byte ranges found by depth counting (no tree); look a few text-adding
+    /// levels past the best before stopping.
+    fn climb(&self, buf: &[u8], scores: &BlockScores, seed_at: usize) -> Climb {
+        let text_end =
+            memchr::memchr(b'<', &buf[seed_at.min(buf.len())..]).map_or(buf.len(), |k| seed_at + k);
+        let mut climber = RangeClimber::new(buf, seed_at, text_end);
+        let mut at_root = false;
+        let mut range = match climber.parent() {
+            Some(r) => r,
+            None => {
+                at_root = true;
+                (0, buf.len())
+            }
+        };
+        let mut best = Climb {
+            level: 0,
+            score: f64::NEG_INFINITY,
+            range,
+            bytes: 0,
+        };
+        let mut level = 0;
+        // Levels since the best that added text (wrappers adding nothing are free).
+        let mut worse_levels = 0;
+        let mut last_weight = -1.0;
+        loop {
+            let t = scores.range(range.0 as u32, range.1 as u32);
+            let score = t.good - self.bad_weight * t.bad;
+            let added_text = t.weight != last_weight;
+            last_weight = t.weight;
+            if score >= best.score {
+                best.score = score;
+                best.level = level;
+                best.range = range;
+                worse_levels = 0;
+            } else {
+                if added_text {
+                    worse_levels += 1;
+                }
+                if score < best.score - self.lookahead_drop * best.score.abs()
+                    || worse_levels >= self.lookahead_levels
+                {
+                    break;
+                }
+            }
+            if at_root {
+                break;
+            }
+            range = match climber.parent() {
+                Some(r) => r,
+                None => {
+                    at_root = true;
+                    (0, buf.len())
+                }
+            };
+            level += 1;
+        }
+        best.bytes = climber.bytes_touched();
+        best
+    }
 }
 
 impl Extractor for Reverse {
@@ -194,14 +315,86 @@ impl Extractor for Reverse {
             nodes_total: cleaned.nodes_total,
             ..ExtractStats::default()
         };
+        // A weak hint on an element holding much of the page's good text is false (an article
+        // wrapped in a "share_wrapper"); strong hints (comment sections, nav/aside/footer)
+        // stand.
+        let ranges = &cleaned.boiler_ranges;
+        let (plain_scores, _) = BlockScores::new(
+            &cleaned.blocks,
+            self.link_list_ratio,
+            self.link_list_bad,
+            |_| None,
+        );
+        let total_good = plain_scores.good.last().copied().unwrap_or(0.0);
+        let hint_holds: Vec<bool> = ranges
+            .iter()
+            .map(|r| {
+                r.strong
+                    || plain_scores.range(r.start, r.end).good <= WEAK_HINT_MAX_SHARE * total_good
+            })
+            .collect();
+        let hinted = |b: &Block| b.boiler_id != NO_BOILER && hint_holds[b.boiler_id as usize];
         // Seed choice: boilerplate hints are soft (a false hint on a page-wide wrapper must
         // not hide the article).
-        let (seed_scores, goods) = BlockScores::new(&cleaned.blocks, self.link_list_ratio, |b| {
-            (b.flags & IN_BOILER != 0).then_some(SOFT_BOILER)
-        });
+        let (seed_scores, goods) = BlockScores::new(
+            &cleaned.blocks,
+            self.link_list_ratio,
+            self.link_list_bad,
+            |b| hinted(b).then_some(SOFT_BOILER),
+        );
         let bads: Vec<f64> = seed_scores.bad.windows(2).map(|w| w[1] - w[0]).collect();
-        let seed = pick_seed(&goods, &bads, &cleaned.blocks);
-        let Some(seed) = seed else {
+        let ranked = rank_seeds(&goods, &bads, &cleaned.blocks);
+        if ranked.is_empty() {
+            return Extraction {
+                text: String::new(),
+                title,
+                stats,
+            };
+        }
+        let buf = &cleaned.buf;
+        // Scoring for a seed: hints on the seed's own ancestors are false, the others hard.
+        let scores_for = |seed_at: u32| {
+            BlockScores::new(
+                &cleaned.blocks,
+                self.link_list_ratio,
+                self.link_list_bad,
+                |b| {
+                    if !hinted(b) {
+                        return None;
+                    }
+                    let r = ranges[b.boiler_id as usize];
+                    (!(r.start <= seed_at && seed_at < r.end)).then_some(0.0)
+                },
+            )
+            .0
+        };
+        // The best seed, and up to MAX_SEEDS - 1 alternatives outside its R and outside
+        // boilerplate: each is climbed by ranges only; the best R wins and only it is built.
+        let mut best: Option<(usize, Climb, BlockScores)> = None;
+        let mut tried: Vec<(usize, usize)> = Vec::new();
+        let mut bytes_scanned = 0u64;
+        for (rank, &(block, _)) in ranked.iter().enumerate() {
+            if tried.len() >= MAX_SEEDS {
+                break;
+            }
+            let b = &cleaned.blocks[block];
+            let at = b.seed as usize;
+            if rank > 0 && (hinted(b) || tried.iter().any(|&(s, e)| s <= at && at < e)) {
+                continue;
+            }
+            let scores = scores_for(b.seed);
+            let climb = self.climb(buf, &scores, at);
+            bytes_scanned = bytes_scanned.max(climb.bytes);
+            tried.push(climb.range);
+            let better = match &best {
+                None => true,
+                Some((_, c, _)) => climb.score > ALT_SEED_MARGIN * c.score,
+            };
+            if better {
+                best = Some((block, climb, scores));
+            }
+        }
+        let Some((seed, climb, scores)) = best else {
             return Extraction {
                 text: String::new(),
                 title,
@@ -209,73 +402,17 @@ impl Extractor for Reverse {
             };
         };
         let seed_at = cleaned.blocks[seed].seed;
-        // Scoring: hints on the seed's own ancestors are false; the others are hard.
-        let ranges = &cleaned.boiler_ranges;
-        let (scores, _) = BlockScores::new(&cleaned.blocks, self.link_list_ratio, |b| {
-            if b.boiler_id == NO_BOILER {
-                return None;
-            }
-            let (s, e) = ranges[b.boiler_id as usize];
-            (!(s <= seed_at && seed_at < e)).then_some(0.0)
-        });
-        let buf = &cleaned.buf;
+        let best_level = climb.level;
         let mut pp = PartialParse::new(buf, seed_at as usize);
         pp.read_start_node();
-
-        // Climb: R = the ancestor maximising good - α·bad; stop once a level does not improve.
-        let mut best_level = 0;
-        let mut best_score = f64::NEG_INFINITY;
-        let mut level = 0;
-        while let Some(id) = pp.complete_level(level) {
-            let n = pp.tree.node(id);
-            let t = scores.range(n.start, n.end);
-            let score = t.good - self.bad_weight * t.bad;
-            if score >= best_score {
-                best_score = score;
-                best_level = level;
-            } else if score < best_score - LOOKAHEAD_DROP * best_score.abs()
-                || level >= best_level + LOOKAHEAD_LEVELS
-            {
-                break;
-            }
-            if n.kind == Kind::Root {
-                break;
-            }
-            level += 1;
-        }
-        let r = pp.spine[best_level];
-        if std::env::var_os("OUTWARD_DEBUG").is_some() {
-            let sn = &cleaned.blocks[seed];
-            eprintln!(
-                "seed block {seed} at {seed_at} w {} lw {} p {} ; best level {best_level} score {best_score}",
-                sn.weight, sn.link_weight, sn.punct
-            );
-            eprintln!(
-                "seed text: {}",
-                super::page::flat_text(buf, seed_at as usize, seed_at as usize + 200)
-            );
-            for (k, &id) in pp.spine.iter().enumerate().take(best_level + 3) {
-                let n = pp.tree.node(id);
-                if n.end == super::tree::NONE || n.start == super::tree::NONE {
-                    break;
-                }
-                let t = scores.range(n.start, n.end);
-                eprintln!(
-                    "level {k}: {:?} {:?} [{}..{}] good {:.0} bad {:.0} w {:.0} link {:.0} tag: {}",
-                    n.kind,
-                    n.tag,
-                    n.start,
-                    n.end,
-                    t.good,
-                    t.bad,
-                    t.weight,
-                    t.link,
-                    String::from_utf8_lossy(
-                        &buf[n.start as usize..(n.start as usize + 80).min(buf.len())]
-                    )
-                );
-            }
-        }
+        let Some(first) = pp.complete_level(0) else {
+            return Extraction {
+                text: String::new(),
+                title,
+                stats,
+            };
+        };
+        let r = pp.complete_level(best_level).unwrap_or(first);
 
         // Prune link lists and boilerplate inside R (never an ancestor of the seed).
         let tree = &pp.tree;
@@ -289,15 +426,30 @@ impl Extractor for Reverse {
                 return false;
             }
             if n.flags & F_BOILER != 0 {
-                return true;
+                // Only when the hint holds (see `hint_holds`); ranges are sorted by start.
+                let k = ranges.partition_point(|r| r.start < n.start);
+                if ranges.get(k).is_none_or(|r| r.start != n.start) || hint_holds[k] {
+                    return true;
+                }
             }
             let t = scores.range(n.start, n.end);
             t.weight > 0.0 && t.link > ratio * t.weight
         };
         let mut sink = TextSink::default();
+        // The headline usually sits just above the article body: keep it.
+        let rn = tree.node(r);
+        if let Some((hs, he)) = cleaned.h1
+            && he <= rn.start
+        {
+            let headline = super::page::flat_text(buf, hs as usize, he as usize);
+            if !headline.is_empty() {
+                sink.push_decoded(&headline);
+                sink.end_line();
+            }
+        }
         emit_subtree(tree, buf, r, &mut sink, skip);
         stats.nodes_parsed = pp.nodes_built();
-        stats.bytes_touched = pp.bytes_touched();
+        stats.bytes_touched = pp.bytes_touched().max(bytes_scanned);
         Extraction {
             text: sink.finish(),
             title,

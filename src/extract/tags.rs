@@ -404,7 +404,7 @@ impl Tag {
 
     /// Elements that are boilerplate by their tag alone.
     pub fn is_boilerplate(self) -> bool {
-        matches!(self, Tag::Nav | Tag::Aside | Tag::Footer)
+        matches!(self, Tag::Nav | Tag::Aside | Tag::Footer | Tag::Dialog)
     }
 }
 

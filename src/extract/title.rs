@@ -16,6 +16,12 @@ fn long_enough(s: &str) -> bool {
     s.split_whitespace().count() >= 3 || measure(s.as_bytes()).weight >= 12
 }
 
+const SEPARATORS: [&str; 5] = [" - ", " – ", " — ", "_", "|"];
+
+fn has_separator(s: &str) -> bool {
+    SEPARATORS.iter().any(|sep| s.contains(sep))
+}
+
 /// Choose the page title from the raw `<title>` text and the first `<h1>`'s text.
 pub fn choose_title(raw_title: Option<&str>, h1: Option<&str>) -> Option<String> {
     let title = raw_title
@@ -23,22 +29,19 @@ pub fn choose_title(raw_title: Option<&str>, h1: Option<&str>) -> Option<String>
         .filter(|t| !t.is_empty());
     let h1 = h1.map(fold).filter(|t| !t.is_empty());
     if let Some(t) = &title {
-        let cut = [" - ", " – ", " — ", "_", "|"]
-            .iter()
-            .filter_map(|sep| t.rfind(sep))
-            .max();
-        match cut {
-            Some(at) => {
-                let kept = t[..at].trim();
-                if long_enough(kept) {
-                    return Some(kept.to_string());
-                }
+        // Cut after the last separator while what is kept stays long enough.
+        let mut kept: &str = t;
+        let mut cut_any = false;
+        while let Some(at) = SEPARATORS.iter().filter_map(|sep| kept.rfind(sep)).max() {
+            let shorter = kept[..at].trim();
+            if !long_enough(shorter) {
+                break;
             }
-            None => {
-                if h1.is_none() || long_enough(t) {
-                    return Some(t.clone());
-                }
-            }
+            kept = shorter;
+            cut_any = true;
+        }
+        if cut_any || h1.is_none() || long_enough(kept) && !has_separator(kept) {
+            return Some(kept.to_string());
         }
     }
     h1.or(title)
@@ -60,7 +63,7 @@ mod tests {
         );
         assert_eq!(
             choose_title(Some("北京今天下雨了_新闻中心_新浪网"), None).as_deref(),
-            Some("北京今天下雨了_新闻中心")
+            Some("北京今天下雨了")
         );
     }
 

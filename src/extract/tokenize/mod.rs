@@ -2,8 +2,8 @@
 //! A cleaned buffer has `<`/`>` only as tag delimiters, so a token is either a tag
 //! (`<`…`>`) or the text between two tags.
 //!
-//! Invariants: tokens tile the buffer exactly (forward and reverse produce the same tokens
-//! in opposite orders); total on any bytes (a stray `<` or `>` in a buffer that is not
+//! Invariants: tokens tile the buffer exactly (on a cleaned buffer, forward and reverse
+//! produce the same tokens in opposite orders); total on any bytes (a stray `<` or `>` in a buffer that is not
 //! cleaned degrades to text, never a panic).
 
 pub mod forward;

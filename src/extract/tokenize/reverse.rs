@@ -7,7 +7,8 @@
 //! previous `<` (memrchr) — the tag's start. Because the cleaner turned every `<`/`>` in text
 //! and attribute values into references, these pairs are exact: a `>` inside a quoted
 //! attribute value of the source never reaches this buffer.
-//! Invariants: the position only shrinks; tokens are exactly those of the forward tokenizer.
+//! Invariants: the position only shrinks; on a cleaned buffer the tokens are exactly those
+//! of the forward tokenizer in reverse order (on other bytes: total, never a panic).
 
 use super::{Token, TokenKind, tag_kind};
 use memchr::{memrchr, memrchr2};
