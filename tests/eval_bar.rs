@@ -81,7 +81,10 @@ fn reverse_accuracy_floor() {
         ("wcxb", 0.795),
     ] {
         let f1 = f1_of(&per, name);
-        assert!(f1 >= floor, "reverse {name} F1 {f1:.4} fell below its floor {floor}");
+        assert!(
+            f1 >= floor,
+            "reverse {name} F1 {f1:.4} fell below its floor {floor}"
+        );
     }
     assert!(
         zh >= 0.90,
