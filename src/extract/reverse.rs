@@ -160,7 +160,7 @@ impl BlockScores {
     }
 }
 
-fn reclean_if_empty(html: &str, cleaned: Cleaned) -> Cleaned {
+pub(crate) fn reclean_if_empty(html: &str, cleaned: Cleaned) -> Cleaned {
     if cleaned.text_weight >= NOSCRIPT_RETRY_WEIGHT || !cleaned.saw_noscript {
         return cleaned;
     }
