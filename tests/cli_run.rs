@@ -225,9 +225,12 @@ fn golden_fulltext_sample() {
         .collect();
     assert_eq!(urls, expected);
     // Boilerplate-free bits that any method must keep: the title.
-    assert_eq!(
-        by_url(&docs, testkit::SAMPLE_PAGES[0].uri)["metadata"]["title"],
-        "Council backs tidal barrier after four-hour debate | The Harbour Gazette"
+    let title = by_url(&docs, testkit::SAMPLE_PAGES[0].uri)["metadata"]["title"]
+        .as_str()
+        .unwrap();
+    assert!(
+        title.starts_with("Council backs tidal barrier after four-hour debate"),
+        "{title}"
     );
 }
 
