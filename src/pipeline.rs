@@ -501,7 +501,17 @@ pub fn stream_input(
             logged - LOG_LIMIT
         );
     }
-    let status = status?;
+    let mut status = status?;
+    // A non-empty file in which no WARC record was found at all is not a WARC file.
+    if status == FileStatus::Complete
+        && counts.records == 0
+        && std::fs::metadata(path).is_ok_and(|m| m.len() > 0)
+    {
+        status = FileStatus::Partial {
+            offset: 0,
+            error: "no WARC record found".into(),
+        };
+    }
     if let Some(e) = sink_error {
         return Err(e);
     }
@@ -595,6 +605,7 @@ pub fn run(
     progress: &Progress,
 ) -> Result<Vec<InputReport>, SetupError> {
     std::fs::create_dir_all(&config.output).map_err(SetupError::OutputDir)?;
+    writer::remove_stale_temp_files(&config.output);
     let mut seen: BTreeMap<String, &PathBuf> = BTreeMap::new();
     for input in inputs {
         let stem = writer::output_stem(input);

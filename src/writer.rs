@@ -133,9 +133,16 @@ impl ShardWriter {
         Ok(())
     }
 
-    /// Closes the last frame, fsyncs, renames to the final name. An empty shard is a valid
-    /// zero-byte file (zstd readers accept it as no frames).
+    /// Closes the last frame, fsyncs, renames to the final name. A shard with no documents
+    /// holds one empty frame, so every zstd reader accepts it.
     pub fn finish(mut self) -> io::Result<ShardInfo> {
+        if self.documents == 0 && self.encoder.is_none() {
+            let file = self
+                .idle
+                .take()
+                .ok_or_else(|| io::Error::other("shard writer already failed"))?;
+            self.encoder = Some(zstd::stream::Encoder::new(file, self.level)?);
+        }
         self.close_frame()?;
         let mut file = self
             .idle
@@ -179,6 +186,38 @@ fn sync_dir(dir: &Path) {
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Removes temporary files (`.<shard>.tmp-<pid>`, `manifest.jsonl.tmp-<pid>`) that a killed
+/// run left in `dir`. A file whose writer process is still alive (a concurrent job sharing
+/// the directory) is left alone; liveness is read from `/proc`, so where there is no `/proc`
+/// nothing is removed. Returns how many files were removed.
+pub fn remove_stale_temp_files(dir: &Path) -> usize {
+    if !Path::new("/proc/self").exists() {
+        return 0;
+    }
+    let Ok(entries) = fs::read_dir(dir) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let is_ours = (name.starts_with('.') && name.contains(".jsonl.zst.tmp-"))
+            || name.starts_with(&format!("{MANIFEST}.tmp-"));
+        let Some(pid) = is_ours
+            .then(|| name.rsplit_once(".tmp-").map(|(_, pid)| pid))
+            .flatten()
+        else {
+            continue;
+        };
+        let alive = pid
+            .parse::<u32>()
+            .is_ok_and(|pid| Path::new(&format!("/proc/{pid}")).exists());
+        if !alive && fs::remove_file(entry.path()).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
 }
 
 /// SHA-256 of a file's bytes, hex.
@@ -431,6 +470,38 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names.len(), 1);
+    }
+
+    #[test]
+    fn empty_shard_is_one_empty_frame() {
+        let dir = tempfile::tempdir().unwrap();
+        let info = ShardWriter::create(dir.path(), "e.jsonl.zst", 3, 10)
+            .unwrap()
+            .finish()
+            .unwrap();
+        assert_eq!(info.documents, 0);
+        let bytes = fs::read(&info.path).unwrap();
+        assert!(!bytes.is_empty());
+        assert!(zstd::stream::decode_all(&bytes[..]).unwrap().is_empty());
+    }
+
+    #[test]
+    fn stale_temp_files_of_dead_processes_are_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        // A pid above the kernel's maximum (4194304) is never alive.
+        let dead = dir.path().join(".a.jsonl.zst.tmp-999999999");
+        let dead_manifest = dir.path().join("manifest.jsonl.tmp-999999999");
+        let live = dir
+            .path()
+            .join(format!(".b.jsonl.zst.tmp-{}", std::process::id()));
+        let shard = dir.path().join("a.jsonl.zst");
+        for p in [&dead, &dead_manifest, &live, &shard] {
+            fs::write(p, b"x").unwrap();
+        }
+        assert_eq!(remove_stale_temp_files(dir.path()), 2);
+        assert!(!dead.exists() && !dead_manifest.exists());
+        assert!(live.exists(), "a live job's temp file stays");
+        assert!(shard.exists());
     }
 
     #[test]

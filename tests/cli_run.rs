@@ -800,6 +800,15 @@ fn degenerate_inputs() {
     assert_eq!(e["status"], "partial");
     assert_eq!(e["error_offset"], 0);
     assert_eq!(e["counts"]["written"], 0);
+    // Plain text that is not WARC at all: no record found, so partial, not complete.
+    let text = tmp.path().join("notes.warc");
+    std::fs::write(&text, b"these are my notes, not a WARC file\n".repeat(50)).unwrap();
+    let out = tmp.path().join("o3");
+    run_into(&out, &[], &[&text], 1);
+    let e = &manifest(&out)["notes.jsonl.zst"];
+    assert_eq!(e["status"], "partial");
+    assert_eq!(e["error"], "no WARC record found");
+    assert_eq!(e["counts"]["records"], 0);
 }
 
 #[test]
