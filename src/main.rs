@@ -323,7 +323,8 @@ fn run(args: RunArgs) -> ExitCode {
         html_mb / elapsed.max(1e-9),
         totals.html as f64 / elapsed.max(1e-9)
     );
-    if let Some(cpu) = cpu {
+    // /proc counts CPU time in 10 ms ticks: too coarse to divide by on tiny inputs.
+    if let Some(cpu) = cpu.filter(|c| *c >= 0.1) {
         let _ = writeln!(
             out,
             "  {cpu:.2} CPU s: {:.1} MB/s html per CPU second, {:.0} pages per CPU second",
