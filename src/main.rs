@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 #[derive(Parser)]
@@ -157,14 +157,14 @@ fn main() -> ExitCode {
 
 /// Shows live counters: an indicatif bar on a terminal, a plain line every few seconds otherwise.
 struct Ticker {
-    stop: std::sync::Arc<AtomicBool>,
+    /// Dropping the sender wakes and ends the ticker at once.
+    stop: Option<crossbeam_channel::Sender<()>>,
     handle: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Ticker {
     fn start(progress: std::sync::Arc<Progress>, inputs: u64) -> Ticker {
-        let stop = std::sync::Arc::new(AtomicBool::new(false));
-        let stop2 = stop.clone();
+        let (stop, stopped) = crossbeam_channel::bounded::<()>(0);
         let handle = std::thread::spawn(move || {
             let start = Instant::now();
             let bar = std::io::stderr().is_terminal().then(|| {
@@ -178,8 +178,9 @@ impl Ticker {
                 bar
             });
             let mut last_plain = Instant::now();
-            while !stop2.load(Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(200));
+            while let Err(crossbeam_channel::RecvTimeoutError::Timeout) =
+                stopped.recv_timeout(Duration::from_millis(200))
+            {
                 let line = progress_line(&progress, start.elapsed());
                 match &bar {
                     Some(bar) => {
@@ -201,7 +202,7 @@ impl Ticker {
             }
         });
         Ticker {
-            stop,
+            stop: Some(stop),
             handle: Some(handle),
         }
     }
@@ -209,7 +210,7 @@ impl Ticker {
 
 impl Drop for Ticker {
     fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
+        self.stop.take();
         if let Some(h) = self.handle.take() {
             let _ = h.join();
         }
