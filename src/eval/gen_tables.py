@@ -1,5 +1,6 @@
-import re, sys, unicodedata
-sys.path.insert(0, "/work/shared/eval")
+import os, re, sys, unicodedata
+# ../shared/eval beside the repository root (this file is src/eval/gen_tables.py).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../shared/eval"))
 import score
 word = re.compile(r"[^\W_]")
 def ranges(pred):
