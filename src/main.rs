@@ -71,6 +71,17 @@ struct MethodArgs {
 }
 
 impl MethodArgs {
+    /// The run settings shared by `run` and `eval`: method, its options, worker threads.
+    fn config(&self, output: PathBuf, threads: Option<usize>) -> RunConfig {
+        let mut config = RunConfig::new(output);
+        if let Some(t) = threads {
+            config.threads = t.max(1);
+        }
+        config.method = self.method;
+        config.extract = self.options();
+        config
+    }
+
     fn options(&self) -> ExtractOptions {
         ExtractOptions {
             similarity_threshold: self.similarity,
@@ -243,12 +254,7 @@ fn run(args: RunArgs) -> ExitCode {
         Some((i, n)) => pipeline::select_shard(inputs, i, n),
         None => inputs,
     };
-    let mut config = RunConfig::new(args.output.clone());
-    if let Some(t) = args.threads {
-        config.threads = t.max(1);
-    }
-    config.method = args.method.method;
-    config.extract = args.method.options();
+    let mut config = args.method.config(args.output.clone(), args.threads);
     config.zstd_level = args.zstd_level;
     config.max_record_bytes = args.max_record_bytes;
     config.force = args.force;
@@ -428,12 +434,7 @@ fn eval(args: EvalArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let mut config = RunConfig::new(PathBuf::new());
-    if let Some(t) = args.threads {
-        config.threads = t.max(1);
-    }
-    config.method = args.method.method;
-    config.extract = args.method.options();
+    let config = args.method.config(PathBuf::new(), args.threads);
     let pool = match rayon::ThreadPoolBuilder::new()
         .num_threads(config.threads)
         .build()

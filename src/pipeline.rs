@@ -185,7 +185,6 @@ impl Budget {
 pub struct Progress {
     pub records: AtomicU64,
     pub payload_bytes: AtomicU64,
-    pub html_bytes: AtomicU64,
     pub written: AtomicU64,
     pub skipped: AtomicU64,
     pub inputs_done: AtomicU64,
@@ -336,11 +335,11 @@ impl DocSink for ShardSink {
 
 /// Collects `(id, text)` pairs (for `outward eval`).
 #[derive(Default)]
-pub struct TextSink {
+pub struct TextCollector {
     pub texts: Vec<(String, String)>,
 }
 
-impl DocSink for TextSink {
+impl DocSink for TextCollector {
     fn accept(&mut self, doc: Document) -> io::Result<()> {
         self.texts.push((doc.id, doc.text));
         Ok(())
@@ -435,7 +434,6 @@ pub fn stream_input(
             while let Some((outcome, bytes, html_bytes)) = pending.remove(&next) {
                 counts.records += 1;
                 counts.html_bytes += html_bytes;
-                progress.html_bytes.fetch_add(html_bytes, Ordering::Relaxed);
                 match outcome {
                     PageOutcome::Doc(doc) => {
                         counts.html += 1;
@@ -757,7 +755,7 @@ pub fn extract_texts(
 ) -> io::Result<(Vec<(String, String)>, StreamResult)> {
     let extractor = crate::extract::extractor(config.method, &config.extract);
     let budget = Budget::new(config.effective_window(), config.inflight_bytes);
-    let mut sink = TextSink::default();
+    let mut sink = TextCollector::default();
     let result = stream_input(
         input,
         config,
