@@ -251,7 +251,13 @@ fn run(args: RunArgs) -> ExitCode {
         }
     };
     let inputs = match args.shard {
-        Some((i, n)) => pipeline::select_shard(inputs, i, n),
+        Some((i, n)) => match pipeline::select_shard(inputs, i, n) {
+            Ok(selected) => selected,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        },
         None => inputs,
     };
     let mut config = args.method.config(args.output.clone(), args.threads);

@@ -135,13 +135,38 @@ pub fn resolve_inputs(args: &[PathBuf], stdin: &mut dyn io::BufRead) -> io::Resu
 }
 
 /// DataTrove's rule: shard `index` of `count` keeps `inputs[index::count]`.
-pub fn select_shard(inputs: Vec<PathBuf>, index: usize, count: usize) -> Vec<PathBuf> {
-    inputs
+///
+/// The whole list is checked for inputs that would write the same shard name first: two
+/// such inputs in different shards would each pass the per-run check, overwrite each other's
+/// output and fight over one manifest entry forever.
+pub fn select_shard(
+    inputs: Vec<PathBuf>,
+    index: usize,
+    count: usize,
+) -> Result<Vec<PathBuf>, SetupError> {
+    check_distinct_stems(&inputs)?;
+    Ok(inputs
         .into_iter()
         .enumerate()
         .filter(|(i, _)| i % count.max(1) == index)
         .map(|(_, p)| p)
-        .collect()
+        .collect())
+}
+
+/// Refuses an input list in which two inputs would write the same shard name.
+pub fn check_distinct_stems(inputs: &[PathBuf]) -> Result<(), SetupError> {
+    let mut seen: BTreeMap<String, &PathBuf> = BTreeMap::new();
+    for input in inputs {
+        let stem = writer::output_stem(input);
+        if let Some(first) = seen.insert(stem.clone(), input) {
+            return Err(SetupError::DuplicateStem {
+                stem,
+                first: first.clone(),
+                second: input.clone(),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Counting semaphore on records and payload bytes in flight.
@@ -604,17 +629,7 @@ pub fn run(
 ) -> Result<Vec<InputReport>, SetupError> {
     std::fs::create_dir_all(&config.output).map_err(SetupError::OutputDir)?;
     writer::remove_stale_temp_files(&config.output);
-    let mut seen: BTreeMap<String, &PathBuf> = BTreeMap::new();
-    for input in inputs {
-        let stem = writer::output_stem(input);
-        if let Some(first) = seen.insert(stem.clone(), input) {
-            return Err(SetupError::DuplicateStem {
-                stem,
-                first: first.clone(),
-                second: input.clone(),
-            });
-        }
-    }
+    check_distinct_stems(inputs)?;
     let manifest = Mutex::new(Manifest::open(&config.output).map_err(SetupError::Manifest)?);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(config.threads.max(1))
@@ -775,8 +790,24 @@ mod tests {
     #[test]
     fn shard_selection_is_datatrove_rule() {
         let inputs: Vec<PathBuf> = (0..7).map(|i| PathBuf::from(format!("f{i}"))).collect();
-        let got = select_shard(inputs, 1, 3);
+        let got = select_shard(inputs, 1, 3).unwrap();
         assert_eq!(got, vec![PathBuf::from("f1"), PathBuf::from("f4")]);
+    }
+
+    /// Regression: `example.warc` and `example.warc.gz` land in different shards of 2, so a
+    /// check of each shard's own list passed and both wrote `example.jsonl.zst`.
+    #[test]
+    fn shard_selection_refuses_same_stem_in_other_shards() {
+        let inputs = vec![
+            PathBuf::from("d/example.warc"),
+            PathBuf::from("d/example.warc.gz"),
+        ];
+        for index in 0..2 {
+            match select_shard(inputs.clone(), index, 2) {
+                Err(SetupError::DuplicateStem { stem, .. }) => assert_eq!(stem, "example"),
+                other => panic!("shard {index}/2: expected a duplicate stem, got {other:?}"),
+            }
+        }
     }
 
     #[test]

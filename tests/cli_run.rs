@@ -843,6 +843,26 @@ fn usage_errors_exit_2() {
     let result = run(&["run", "-o", out.to_str().unwrap(), dir.to_str().unwrap()]);
     assert_eq!(code(&result), 2, "{}", describe(&result));
     assert!(!out.join("x.jsonl.zst").exists());
+    // Regression: with --shard the two inputs fall into different shards; each job must still
+    // refuse, or the second overwrites the first one's shard and both reprocess forever.
+    for shard in ["0/2", "1/2"] {
+        let result = run(&[
+            "run",
+            "--shard",
+            shard,
+            "-o",
+            out.to_str().unwrap(),
+            dir.to_str().unwrap(),
+        ]);
+        assert_eq!(code(&result), 2, "--shard {shard}: {}", describe(&result));
+        assert!(
+            String::from_utf8_lossy(&result.stderr).contains("would both write x.jsonl.zst"),
+            "{}",
+            describe(&result)
+        );
+        assert!(!out.join("x.jsonl.zst").exists());
+        assert!(!out.join("manifest.jsonl").exists());
+    }
 }
 
 #[test]
