@@ -13,17 +13,17 @@ run:
 
 ## Format check, lints, and every test (release build: the eval bar test runs real data).
 test:
-	$(CARGO) fmt --check
-	$(CARGO) clippy --release --all-targets -- -D warnings
-	$(CARGO) test --release
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
+	$(CARGO) test --release --workspace
 
 lint:
-	$(CARGO) fmt --check
-	$(CARGO) clippy --all-targets -- -D warnings
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
 ## Criterion benches (reader, extraction, whole pipeline).
 bench:
-	$(CARGO) bench
+	$(CARGO) bench --workspace
 
 ## Accuracy on all dev sets (needs ../shared): P/R/F1 per dataset and language.
 eval:

@@ -1,24 +1,16 @@
-//! Criterion benches of the extraction core: each method on hand-written pages and, when
-//! `../devpages/dragnet.jsonl` exists, on a sample of real dragnet pages (MB/s of HTML).
+//! Criterion benches of the extraction core: each method on a sample of real dragnet pages
+//! (every 10th of `../shared/data/dev/dragnet.warc.gz`, MB/s of HTML) or, when `../shared` is
+//! absent, on the hand-written pages of `testdata/extract`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use outward::extract::{ExtractOptions, Method, extractor};
+use outward_core::{ExtractOptions, Method, extractor};
 use std::hint::black_box;
-use std::io::{BufRead, BufReader};
-use std::path::Path;
 
 fn sample_pages() -> Vec<String> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dev = root.join("../devpages/dragnet.jsonl");
-    if let Ok(f) = std::fs::File::open(&dev) {
-        return BufReader::new(f)
-            .lines()
-            .step_by(10)
-            .take(100)
-            .filter_map(|l| l.ok())
-            .filter_map(|l| serde_json::from_str::<serde_json::Value>(&l).ok())
-            .filter_map(|v| v["html"].as_str().map(str::to_string))
-            .collect();
+    let root = outward_testkit::repo_root();
+    let dev = root.join("../shared/data/dev/dragnet.warc.gz");
+    if let Ok(pages) = outward_warc::load_html_pages(&dev, u64::MAX) {
+        return pages.into_iter().step_by(10).collect();
     }
     eprintln!(
         "note: {} absent, benching the hand-written pages",

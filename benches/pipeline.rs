@@ -5,9 +5,9 @@
 //! does the whole work instead of resuming.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use outward::extract::Method;
 use outward::pipeline::{self, Progress, RunConfig};
-use outward::testkit::{self, SynthOptions};
+use outward_core::Method;
+use outward_testkit::{self as testkit, SynthOptions};
 use std::hint::black_box;
 use std::time::Duration;
 

@@ -4,8 +4,8 @@
 //! payload out (what the pipeline's reader thread does).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use outward::testkit::{self, Compression, SynthOptions};
-use outward::warc::{ReadItem, ReaderOptions, WarcReader};
+use outward_testkit::{self as testkit, Compression, SynthOptions};
+use outward_warc::reader::{ReadItem, ReaderOptions, WarcReader};
 use std::hint::black_box;
 use std::path::Path;
 use std::time::Duration;

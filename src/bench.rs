@@ -3,40 +3,12 @@
 //! Loads the decoded HTML of an input's pages into memory (up to a byte cap), then times the
 //! pure extractor alone on one thread, page by page, so the numbers are MB/s of HTML and pages/s
 //! per core with nothing else (reading, decoding, writing) mixed in.
-//! Invariant: the same code path as the pipeline (`warc` → `decode::decode_body` → `Extractor`).
+//! Invariant: the same code path as the pipeline (`outward_warc::load_html_pages`: reader →
+//! `decode_body`; then `Extractor`).
 
-use crate::decode::{self, DecodeOptions};
-use crate::extract::Extractor;
 use crate::pipeline::FractionHistogram;
-use crate::warc::{ReadItem, ReaderOptions, WarcReader};
-use std::io;
-use std::path::Path;
+use outward_core::Extractor;
 use std::time::Instant;
-
-/// Decoded HTML of the HTML pages of `input`, in file order, until `max_bytes` of HTML.
-pub fn load_pages(input: &Path, max_bytes: u64) -> io::Result<Vec<String>> {
-    let reader = WarcReader::open(input, ReaderOptions::default())?;
-    let options = DecodeOptions::default();
-    let mut pages = Vec::new();
-    let mut total = 0u64;
-    for item in reader {
-        if let ReadItem::Page(page) = item
-            && let Ok(decoded) = decode::decode_body(
-                &page.http_headers,
-                page.content_type.as_deref(),
-                &page.body,
-                &options,
-            )
-        {
-            total += decoded.html.len() as u64;
-            pages.push(decoded.html);
-            if total >= max_bytes {
-                break;
-            }
-        }
-    }
-    Ok(pages)
-}
 
 /// Timings of one extractor over a set of pages.
 #[derive(Debug, Clone)]
@@ -107,7 +79,7 @@ pub fn time_extraction(pages: &[String], extractor: &dyn Extractor, rounds: usiz
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::extract::Fulltext;
+    use outward_core::Fulltext;
 
     #[test]
     fn report_counts_pages_and_bytes() {

@@ -1,19 +1,11 @@
 //! outward: turn web-crawl archives (WARC) into clean main-text corpora.
 //!
-//! Data flows one way (see `../shared/DESIGN.md`):
-//! `warc` (records) → `decode` (HTTP encodings, charset) → `extract` (pure core) →
-//! `writer` (ordered zstd JSONL shards + manifest). `pipeline` wires the stages with threads;
-//! the binary (`src/main.rs`) only parses arguments and reports.
-//! Lower layers never import higher ones: `extract` sees none of the others.
+//! This package is the binary and the pipeline that wires the workspace's crates, data
+//! flowing one way (see `../shared/DESIGN.md`): `outward_warc` (records, HTTP encodings,
+//! charset) → `outward_core` (the pure extraction core) → `outward_output` (ordered zstd JSONL
+//! shards + manifest). `pipeline` runs the stages on threads; `bench` measures extraction
+//! alone; the binary (`src/main.rs`) only parses arguments and reports.
+//! Lower layers never import higher ones: the core sees none of the others.
 
 pub mod bench;
-pub mod counts;
-pub mod decode;
-pub mod document;
-pub mod eval;
-pub mod extract;
 pub mod pipeline;
-#[doc(hidden)]
-pub mod testkit;
-pub mod warc;
-pub mod writer;

@@ -5,12 +5,12 @@
 //! 2 usage or setup error.
 
 use clap::{Args, Parser, Subcommand};
-use outward::counts::{Counts, SkipReason};
-use outward::decode;
-use outward::document::{Document, Provenance};
-use outward::eval;
-use outward::extract::{self, ExtractOptions, Method};
 use outward::pipeline::{self, FractionHistogram, InputOutcome, Progress, RunConfig};
+use outward_core::{self as extract, ExtractOptions, Method};
+use outward_eval as eval;
+use outward_output::document::{Document, Provenance};
+use outward_warc::counts::{Counts, SkipReason};
+use outward_warc::decode;
 use std::collections::HashMap;
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
@@ -47,7 +47,7 @@ struct BenchArgs {
     #[arg(required = true)]
     inputs: Vec<PathBuf>,
     /// Methods to time (repeatable; default: reverse and fulltext).
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = method_parser())]
     method: Vec<Method>,
     /// Tree-similarity threshold for widening the content root.
     #[arg(long, default_value_t = 0.8)]
@@ -60,10 +60,17 @@ struct BenchArgs {
     max_mb: u64,
 }
 
+/// Parses a method by its name; `--help` and errors list the core's methods.
+fn method_parser() -> impl clap::builder::TypedValueParser<Value = Method> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(Method::ALL.map(Method::name))
+        .map(|name: String| Method::from_name(&name).expect("a listed method name"))
+}
+
 #[derive(Args)]
 struct MethodArgs {
     /// Extraction method.
-    #[arg(long, value_enum, default_value = "reverse")]
+    #[arg(long, value_parser = method_parser(), default_value = "reverse")]
     method: Method,
     /// Tree-similarity threshold for widening the content root (paper: 0.8).
     #[arg(long, default_value_t = 0.8)]
@@ -417,7 +424,7 @@ fn truth_for(inputs: &[PathBuf], truths: &[PathBuf]) -> Result<Vec<PathBuf>, Str
         .map(|(i, input)| match truths.get(i) {
             Some(t) => Ok(t.clone()),
             None => {
-                let stem = outward::writer::output_stem(input);
+                let stem = outward_output::writer::output_stem(input);
                 let t = input.with_file_name(format!("{stem}.truth.jsonl"));
                 if t.exists() {
                     Ok(t)
@@ -470,7 +477,7 @@ fn eval(args: EvalArgs) -> ExitCode {
                 continue;
             }
         };
-        if result.status != outward::warc::FileStatus::Complete {
+        if result.status != outward_warc::reader::FileStatus::Complete {
             complete = false;
         }
         let predictions: HashMap<String, String> = texts.into_iter().collect();
@@ -495,7 +502,7 @@ fn bench(args: BenchArgs) -> ExitCode {
     for input in &args.inputs {
         let room =
             (args.max_mb << 20).saturating_sub(pages.iter().map(|p: &String| p.len() as u64).sum());
-        match outward::bench::load_pages(input, room) {
+        match outward_warc::load_html_pages(input, room) {
             Ok(p) => pages.extend(p),
             Err(e) => {
                 eprintln!("error: {}: {e}", input.display());

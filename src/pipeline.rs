@@ -12,12 +12,12 @@
 //! - Every record read lands in exactly one [`Counts`] bucket; a bad record or a panicking
 //!   extractor is a counted skip, never the end of the run.
 
-use crate::counts::{Counts, SkipReason};
-use crate::decode::{self, DecodeOptions};
-use crate::document::{Document, Provenance};
-use crate::extract::{ExtractOptions, Extractor, Method};
-use crate::warc::{FileStatus, RawPage, ReadItem, ReaderOptions, Skip, WarcReader};
-use crate::writer::{self, InputIdentity, Manifest, ManifestEntry, ShardWriter};
+use outward_core::{ExtractOptions, Extractor, Method};
+use outward_output::document::{Document, Provenance};
+use outward_output::writer::{self, InputIdentity, Manifest, ManifestEntry, ShardWriter};
+use outward_warc::counts::{Counts, SkipReason};
+use outward_warc::decode::{self, DecodeOptions};
+use outward_warc::reader::{FileStatus, RawPage, ReadItem, ReaderOptions, Skip, WarcReader};
 use std::collections::BTreeMap;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -636,7 +636,7 @@ pub fn run(
         .thread_name(|i| format!("outward-worker-{i}"))
         .build()
         .map_err(|e| SetupError::Pool(e.to_string()))?;
-    let extractor = crate::extract::extractor(config.method, &config.extract);
+    let extractor = outward_core::extractor(config.method, &config.extract);
     let budget = Budget::new(config.effective_window(), config.inflight_bytes);
     let config_hash = config.config_hash();
     // Several inputs at once keep many workers fed (one reader gunzips ~300 MB/s).
@@ -768,7 +768,7 @@ pub fn extract_texts(
     pool: &rayon::ThreadPool,
     progress: &Progress,
 ) -> io::Result<(Vec<(String, String)>, StreamResult)> {
-    let extractor = crate::extract::extractor(config.method, &config.extract);
+    let extractor = outward_core::extractor(config.method, &config.extract);
     let budget = Budget::new(config.effective_window(), config.inflight_bytes);
     let mut sink = TextCollector::default();
     let result = stream_input(

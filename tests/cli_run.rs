@@ -3,9 +3,9 @@
 //! content codings, the `extract` command, the shared edge/real samples and peak memory.
 //!
 //! Inputs are small (the suite runs in a debug build on 2 shared cores); synthetic WARCs come
-//! from `outward::testkit` with fixed seeds, written into temporary directories.
+//! from `outward_testkit` with fixed seeds, written into temporary directories.
 
-use outward::testkit::{self, Compression, SynthOptions};
+use outward_testkit::{self as testkit, Compression, SynthOptions};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::io::Write;

@@ -2,7 +2,7 @@
 //! from `testdata/pages/`, and `testdata/broken/`. With `OUTWARD_BLESS=1` the tests rewrite
 //! the files instead of comparing.
 
-use outward::testkit::{self, SAMPLE_PAGES};
+use outward_testkit::{self as testkit, SAMPLE_PAGES};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 

@@ -1,0 +1,122 @@
+//! Tokenizers over a cleaned buffer (see `clean`): one explicit state machine per direction.
+//! A cleaned buffer has `<`/`>` only as tag delimiters, so a token is either a tag
+//! (`<`…`>`) or the text between two tags.
+//!
+//! Invariants: tokens tile the buffer exactly (on a cleaned buffer, forward and reverse
+//! produce the same tokens in opposite orders); total on any bytes (a stray `<` or `>` in a buffer that is not
+//! cleaned degrades to text, never a panic).
+
+pub mod forward;
+pub mod reverse;
+
+use crate::html::tags::Tag;
+use crate::html::tree::{F_BOILER, F_GOOD, F_HREF};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TokenKind {
+    Text,
+    StartTag,
+    EndTag,
+}
+
+/// One token: its kind and byte range `[start, end)` in the buffer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Token {
+    pub kind: TokenKind,
+    pub start: u32,
+    pub end: u32,
+}
+
+/// A parsed tag token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TagInfo {
+    pub tag: Tag,
+    pub name_start: u32,
+    pub name_len: u16,
+    pub flags: u8,
+}
+
+/// Classify the bytes `buf[start..end]` that lie between `<` and `>` (inclusive).
+pub(crate) fn tag_kind(buf: &[u8], start: usize) -> TokenKind {
+    if buf.get(start + 1) == Some(&b'/') {
+        TokenKind::EndTag
+    } else {
+        TokenKind::StartTag
+    }
+}
+
+/// Parse a tag token of a cleaned buffer: `<name flags…>` or `</name>`.
+pub fn parse_tag(buf: &[u8], tok: Token) -> TagInfo {
+    let s = tok.start as usize;
+    let e = (tok.end as usize).min(buf.len());
+    let mut i = s + 1;
+    if tok.kind == TokenKind::EndTag {
+        i += 1;
+    }
+    let name_start = i.min(e);
+    let mut j = name_start;
+    while j < e && !matches!(buf[j], b' ' | b'>' | b'/' | b'\t' | b'\n' | b'\r') {
+        j += 1;
+    }
+    let name = &buf[name_start..j];
+    let tag = if name.len() <= 16 && name.iter().all(|b| !b.is_ascii_uppercase()) {
+        Tag::from_name(name)
+    } else if name.len() <= 16 {
+        Tag::from_name(&name.to_ascii_lowercase())
+    } else {
+        Tag::Other
+    };
+    let mut flags = 0;
+    // Flags are single letters right after the name: ` h`, ` b`, ` g`.
+    let mut k = j;
+    while k + 1 < e && buf[k] == b' ' {
+        let f = buf[k + 1];
+        let single = k + 2 >= e || matches!(buf[k + 2], b' ' | b'>');
+        if !single {
+            break;
+        }
+        flags |= match f {
+            b'h' => F_HREF,
+            b'b' => F_BOILER,
+            b'g' => F_GOOD,
+            _ => 0,
+        };
+        k += 2;
+    }
+    TagInfo {
+        tag,
+        name_start: name_start as u32,
+        name_len: (j - name_start).min(u16::MAX as usize) as u16,
+        flags,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_canonical_tags() {
+        let buf = b"<a h b id=\"x\">t</a>";
+        let t = parse_tag(
+            buf,
+            Token {
+                kind: TokenKind::StartTag,
+                start: 0,
+                end: 14,
+            },
+        );
+        assert_eq!(t.tag, Tag::A);
+        assert_eq!(t.flags, F_HREF | F_BOILER);
+        let e = parse_tag(
+            buf,
+            Token {
+                kind: TokenKind::EndTag,
+                start: 15,
+                end: 19,
+            },
+        );
+        assert_eq!(e.tag, Tag::A);
+        assert_eq!(e.name_len, 1);
+    }
+}

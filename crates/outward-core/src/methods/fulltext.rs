@@ -1,0 +1,93 @@
+//! `fulltext`: every visible text node of the page, in document order, one line per block.
+//! The baseline method.
+//!
+//! Built on the same cleaner as the partial methods (so "visible" means the same thing:
+//! no head, script, style, template, comments, hidden elements, form controls; `<noscript>`
+//! content only when the page has no other text) and the same text sink (entities decoded,
+//! whitespace folded, empty lines dropped). A single forward token walk over the cleaned
+//! buffer: no tree, no recursion. Every node of the page counts as parsed.
+
+use crate::html::clean::{CleanOptions, clean};
+use crate::html::tokenize::forward::ForwardTokenizer;
+use crate::html::tokenize::{TokenKind, parse_tag};
+use crate::methods::reverse::reclean_if_empty;
+use crate::text::emit::TextSink;
+use crate::text::page_title::page_title;
+use crate::{ExtractStats, Extraction, Extractor, Method};
+
+pub struct Fulltext;
+
+impl Extractor for Fulltext {
+    fn method(&self) -> Method {
+        Method::Fulltext
+    }
+
+    fn extract(&self, html: &str) -> Extraction {
+        let cleaned = reclean_if_empty(html, clean(html.as_bytes(), CleanOptions::default()));
+        let buf = &cleaned.buf;
+        let mut sink = TextSink::default();
+        for token in ForwardTokenizer::new(buf, 0) {
+            match token.kind {
+                TokenKind::Text => sink.push_raw(&buf[token.start as usize..token.end as usize]),
+                TokenKind::StartTag | TokenKind::EndTag => {
+                    if parse_tag(buf, token).tag.is_block() {
+                        sink.end_line();
+                    }
+                }
+            }
+        }
+        Extraction {
+            text: sink.finish(),
+            title: page_title(&cleaned),
+            stats: ExtractStats {
+                nodes_parsed: cleaned.nodes_total,
+                nodes_total: cleaned.nodes_total,
+                bytes_touched: html.len() as u64,
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn drops_hidden_and_splits_blocks() {
+        let html = "<html><head><title>T &amp; U</title><style>p{}</style></head><body>\
+                    <p>Hello <b>big</b>\n world</p><script>var x='<p>no</p>';</script>\
+                    <div>Second&nbsp;line</div><noscript>hidden</noscript><!-- c -->\
+                    <p>A long visible paragraph keeps the noscript fallback off: it has sentences, \
+                    commas, and enough words to count as the page's real text. Another sentence \
+                    follows here, and one more, so the page is clearly not empty without scripts.</p>\
+                    </body></html>";
+        let ex = Fulltext.extract(html);
+        let lines: Vec<&str> = ex.text.lines().collect();
+        assert_eq!(lines[..2], ["Hello big world", "Second line"]);
+        assert_eq!(lines.len(), 3, "{}", ex.text);
+        assert!(!ex.text.contains("hidden") && !ex.text.contains("var x"));
+        assert_eq!(ex.title.as_deref(), Some("T & U"));
+        assert_eq!(ex.stats.nodes_parsed, ex.stats.nodes_total);
+        assert!(ex.stats.nodes_total >= 6, "{:?}", ex.stats);
+    }
+
+    #[test]
+    fn noscript_only_page_keeps_noscript_text() {
+        let html = "<html><body><noscript><p>Post one: the forum content served without JavaScript, \
+                    long enough to count as text, with several sentences. And another sentence here.</p>\
+                    </noscript></body></html>";
+        assert!(
+            Fulltext
+                .extract(html)
+                .text
+                .starts_with("Post one: the forum content")
+        );
+    }
+
+    #[test]
+    fn empty_page_gives_empty_text() {
+        let ex = Fulltext.extract("<html><body>  </body></html>");
+        assert_eq!(ex.text, "");
+        assert_eq!(ex.title, None);
+    }
+}

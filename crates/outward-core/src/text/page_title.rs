@@ -1,0 +1,36 @@
+//! Helpers shared by the partial-parse methods: the page title of a cleaned page and the
+//! assembly of an [`Extraction`].
+//!
+//! Invariants: pure functions of the cleaned page; no parse beyond the `<h1>` range.
+
+use crate::html::clean::Cleaned;
+use crate::html::tokenize::TokenKind;
+use crate::html::tokenize::forward::ForwardTokenizer;
+use crate::text::emit::TextSink;
+use crate::text::title::choose_title;
+
+/// Text of `buf[start..end]` with tags dropped and everything joined on one line.
+pub fn flat_text(buf: &[u8], start: usize, end: usize) -> String {
+    let end = end.min(buf.len());
+    let start = start.min(end);
+    let mut sink = TextSink::default();
+    for tok in ForwardTokenizer::new(&buf[..end], start) {
+        if tok.kind == TokenKind::Text {
+            sink.push_raw(&buf[tok.start as usize..tok.end as usize]);
+        }
+    }
+    sink.finish()
+}
+
+/// Text of the page's first `<h1>`, if it has one.
+pub fn h1_text(cleaned: &Cleaned) -> Option<String> {
+    let (s, e) = cleaned.h1?;
+    let t = flat_text(&cleaned.buf, s as usize, e as usize);
+    (!t.is_empty()).then_some(t)
+}
+
+/// The page title (see `title`).
+pub fn page_title(cleaned: &Cleaned) -> Option<String> {
+    let h1 = h1_text(cleaned);
+    choose_title(cleaned.title.as_deref(), h1.as_deref())
+}

@@ -1,0 +1,82 @@
+//! Title choice: the `<title>` text cut after its last ` - ` / ` – ` / `_` / `|` separator
+//! when the part kept is long enough (seed 004's rule), else the first `<h1>`, else the
+//! whole `<title>`.
+//!
+//! Invariants: the result is trimmed, whitespace-folded, entity-decoded and never empty.
+
+use crate::html::entities::decode;
+use crate::html::textstats::measure;
+
+fn fold(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The kept part is long enough: 3+ words or 4+ CJK characters (CJK-aware weight ≥ 12).
+fn long_enough(s: &str) -> bool {
+    s.split_whitespace().count() >= 3 || measure(s.as_bytes()).weight >= 12
+}
+
+const SEPARATORS: [&str; 5] = [" - ", " – ", " — ", "_", "|"];
+
+fn has_separator(s: &str) -> bool {
+    SEPARATORS.iter().any(|sep| s.contains(sep))
+}
+
+/// Choose the page title from the raw `<title>` text and the first `<h1>`'s text.
+pub fn choose_title(raw_title: Option<&str>, h1: Option<&str>) -> Option<String> {
+    let title = raw_title
+        .map(|t| fold(&decode(t)))
+        .filter(|t| !t.is_empty());
+    let h1 = h1.map(fold).filter(|t| !t.is_empty());
+    if let Some(t) = &title {
+        // Cut after the last separator while what is kept stays long enough.
+        let mut kept: &str = t;
+        let mut cut_any = false;
+        while let Some(at) = SEPARATORS.iter().filter_map(|sep| kept.rfind(sep)).max() {
+            let shorter = kept[..at].trim();
+            if !long_enough(shorter) {
+                break;
+            }
+            kept = shorter;
+            cut_any = true;
+        }
+        if cut_any || h1.is_none() || long_enough(kept) && !has_separator(kept) {
+            return Some(kept.to_string());
+        }
+    }
+    h1.or(title)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cuts_site_name() {
+        assert_eq!(
+            choose_title(
+                Some("Latest Amelia Earhart search falls short - CBS News"),
+                None
+            )
+            .as_deref(),
+            Some("Latest Amelia Earhart search falls short")
+        );
+        assert_eq!(
+            choose_title(Some("北京今天下雨了_新闻中心_新浪网"), None).as_deref(),
+            Some("北京今天下雨了")
+        );
+    }
+
+    #[test]
+    fn short_rest_falls_back_to_h1() {
+        assert_eq!(
+            choose_title(Some("Home | My Site"), Some("  Welcome   home ")).as_deref(),
+            Some("Welcome home")
+        );
+        assert_eq!(
+            choose_title(Some("A &amp; B"), None).as_deref(),
+            Some("A & B")
+        );
+        assert_eq!(choose_title(None, None), None);
+    }
+}
