@@ -3,7 +3,8 @@
 //! absent, on the hand-written pages of `testdata/extract`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use outward_core::{ExtractOptions, Method, extractor};
+use outward_core::ExtractOptions;
+use outward_core::methods::REGISTRY;
 use std::hint::black_box;
 
 fn sample_pages() -> Vec<String> {
@@ -34,12 +35,12 @@ fn bench_methods(c: &mut Criterion) {
     let mut group = c.benchmark_group("extract");
     group.throughput(Throughput::Bytes(bytes as u64));
     group.sample_size(10);
-    for method in [Method::Reverse, Method::Paper, Method::Fulltext] {
-        let ex = extractor(method, &ExtractOptions::default());
-        group.bench_function(method.name(), |b| {
+    for method in REGISTRY {
+        let ex = method.build(&ExtractOptions::default());
+        group.bench_function(method.name, |b| {
             b.iter(|| {
                 for p in &pages {
-                    black_box(ex.extract(black_box(p)));
+                    black_box(ex.extract_html(black_box(p)));
                 }
             })
         });

@@ -6,7 +6,6 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use outward::pipeline::{self, Progress, RunConfig};
-use outward_core::Method;
 use outward_testkit::{self as testkit, SynthOptions};
 use std::hint::black_box;
 use std::time::Duration;
@@ -40,17 +39,16 @@ fn bench_pipeline(c: &mut Criterion) {
     let mut group = c.benchmark_group("pipeline");
     group.throughput(Throughput::Bytes(synth.html_bytes));
     for (method, threads) in [
-        (Method::Fulltext, 1),
-        (Method::Reverse, 1),
-        (Method::Fulltext, cores),
-        (Method::Reverse, cores),
+        ("fulltext", 1),
+        ("reverse", 1),
+        ("fulltext", cores),
+        ("reverse", cores),
     ] {
         if threads > 1 && cores == 1 {
             continue;
         }
-        let mut config =
-            RunConfig::new(dir.path().join(format!("out-{}-{threads}", method.name())));
-        config.method = method;
+        let mut config = RunConfig::new(dir.path().join(format!("out-{method}-{threads}")));
+        config.method = method.to_string();
         config.threads = threads;
         config.force = true;
         let once = || {
@@ -65,7 +63,7 @@ fn bench_pipeline(c: &mut Criterion) {
         } else {
             panic!("input not processed");
         }
-        let name = format!("{}/threads{threads}", method.name());
+        let name = format!("{}/threads{threads}", method);
         group.bench_function(name, |b| b.iter(|| black_box(once())));
     }
     group.finish();

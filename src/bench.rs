@@ -45,7 +45,7 @@ pub fn time_extraction(pages: &[String], extractor: &dyn Extractor, rounds: usiz
         let start = Instant::now();
         for html in pages {
             let t = Instant::now();
-            let ex = extractor.extract(html);
+            let ex = extractor.extract_html(html);
             per_page.push(t.elapsed().as_secs_f64() * 1e3);
             fractions.add(ex.stats.nodes_parsed, ex.stats.nodes_total);
             text_bytes += ex.text.len() as u64;

@@ -6,7 +6,8 @@
 
 use clap::{Args, Parser, Subcommand};
 use outward::pipeline::{self, FractionHistogram, InputOutcome, Progress, RunConfig};
-use outward_core::{self as extract, ExtractOptions, Method};
+use outward_core::methods;
+use outward_core::{ExtractOptions, Page, SiteContext};
 use outward_eval as eval;
 use outward_output::document::{Document, Provenance};
 use outward_warc::counts::{Counts, SkipReason};
@@ -48,7 +49,7 @@ struct BenchArgs {
     inputs: Vec<PathBuf>,
     /// Methods to time (repeatable; default: reverse and fulltext).
     #[arg(long, value_parser = method_parser())]
-    method: Vec<Method>,
+    method: Vec<String>,
     /// Tree-similarity threshold for widening the content root.
     #[arg(long, default_value_t = 0.8)]
     similarity: f64,
@@ -60,18 +61,20 @@ struct BenchArgs {
     max_mb: u64,
 }
 
-/// Parses a method by its name; `--help` and errors list the core's methods.
-fn method_parser() -> impl clap::builder::TypedValueParser<Value = Method> {
-    use clap::builder::TypedValueParser;
-    clap::builder::PossibleValuesParser::new(Method::ALL.map(Method::name))
-        .map(|name: String| Method::from_name(&name).expect("a listed method name"))
+/// A method name from the core's registry; `--help` and errors list them with a line each.
+fn method_parser() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(
+        methods::REGISTRY
+            .iter()
+            .map(|m| clap::builder::PossibleValue::new(m.name).help(m.summary)),
+    )
 }
 
 #[derive(Args)]
 struct MethodArgs {
     /// Extraction method.
-    #[arg(long, value_parser = method_parser(), default_value = "reverse")]
-    method: Method,
+    #[arg(long, value_parser = method_parser(), default_value = methods::DEFAULT)]
+    method: String,
     /// Tree-similarity threshold for widening the content root (paper: 0.8).
     #[arg(long, default_value_t = 0.8)]
     similarity: f64,
@@ -84,7 +87,7 @@ impl MethodArgs {
         if let Some(t) = threads {
             config.threads = t.max(1);
         }
-        config.method = self.method;
+        config.method = self.method.clone();
         config.extract = self.options();
         config
     }
@@ -132,6 +135,9 @@ struct ExtractArgs {
     /// Print the whole document (text, title, stats) as JSON.
     #[arg(long)]
     json: bool,
+    /// The URL the page was fetched from (gives methods its host).
+    #[arg(long)]
+    url: Option<String>,
 }
 
 #[derive(Args)]
@@ -388,17 +394,25 @@ fn extract_one(args: ExtractArgs) -> ExitCode {
         return ExitCode::from(1);
     }
     let decoded = decode::decode_charset(&bytes, None);
-    let extractor = extract::extractor(args.method.method, &args.method.options());
-    let extraction = extractor.extract(&decoded.html);
+    let extractor = match methods::build(&args.method.method, &args.method.options()) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let page = Page::new(&decoded.html, args.url.as_deref());
+    let extraction = extractor.extract(&page, SiteContext::none());
     let mut out = std::io::stdout().lock();
     if args.json {
         let provenance = Provenance {
             charset: decoded.charset,
             charset_source: decoded.charset_source.as_str(),
+            url: args.url.clone(),
             ..Provenance::default()
         };
         let id = args.input.to_string_lossy().into_owned();
-        let doc = Document::build(id, provenance, extraction, args.method.method);
+        let doc = Document::build(id, provenance, extraction, extractor.name());
         let mut line = Vec::new();
         doc.write_json_line(&mut line);
         let _ = out.write_all(&line);
@@ -487,7 +501,7 @@ fn eval(args: EvalArgs) -> ExitCode {
     if args.json {
         let _ = writeln!(out, "{}", eval::render_json(&reports));
     } else {
-        let _ = writeln!(out, "method {}", config.method.name());
+        let _ = writeln!(out, "method {}", config.method);
         let _ = write!(out, "{}", eval::render_table(&reports));
     }
     if complete {
@@ -511,7 +525,7 @@ fn bench(args: BenchArgs) -> ExitCode {
         }
     }
     let methods = if args.method.is_empty() {
-        vec![Method::Reverse, Method::Fulltext]
+        vec![methods::DEFAULT.to_string(), "fulltext".to_string()]
     } else {
         args.method.clone()
     };
@@ -530,12 +544,18 @@ fn bench(args: BenchArgs) -> ExitCode {
             .unwrap_or(1)
     );
     for method in methods {
-        let extractor = extract::extractor(method, &options);
+        let extractor = match methods::build(&method, &options) {
+            Ok(m) => m,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        };
         let r = outward::bench::time_extraction(&pages, &*extractor, args.rounds);
         let _ = writeln!(
             out,
             "{:<9} {:>8.1} MB/s {:>8.0} pages/s  ms/page p50 {:.3} p90 {:.3} p99 {:.3} max {:.1}  nodes parsed/total median {:.3} p90 {:.3}",
-            method.name(),
+            method,
             r.mb_per_s(),
             r.pages_per_s(),
             r.ms_p50,

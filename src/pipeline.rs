@@ -12,7 +12,8 @@
 //! - Every record read lands in exactly one [`Counts`] bucket; a bad record or a panicking
 //!   extractor is a counted skip, never the end of the run.
 
-use outward_core::{ExtractOptions, Extractor, Method};
+use outward_core::methods::{self, UnknownMethod};
+use outward_core::{ExtractOptions, Extractor, Page, SiteContext};
 use outward_output::document::{Document, Provenance};
 use outward_output::writer::{self, InputIdentity, Manifest, ManifestEntry, ShardWriter};
 use outward_warc::counts::{Counts, SkipReason};
@@ -31,7 +32,8 @@ pub const TOOL_VERSION: &str = env!("CARGO_PKG_VERSION");
 #[derive(Debug, Clone)]
 pub struct RunConfig {
     pub output: PathBuf,
-    pub method: Method,
+    /// The extraction method's registry name.
+    pub method: String,
     pub extract: ExtractOptions,
     /// Worker threads (rayon pool size).
     pub threads: usize,
@@ -54,7 +56,7 @@ impl RunConfig {
             .unwrap_or(1);
         RunConfig {
             output,
-            method: Method::Reverse,
+            method: methods::DEFAULT.to_string(),
             extract: ExtractOptions::default(),
             threads,
             zstd_level: 3,
@@ -75,15 +77,21 @@ impl RunConfig {
         }
     }
 
-    /// Hash of every setting that changes output bytes (not threads, not paths).
+    /// The configured extraction method.
+    pub fn extractor(&self) -> Result<Box<dyn Extractor>, UnknownMethod> {
+        methods::build(&self.method, &self.extract)
+    }
+
+    /// Hash of every setting that changes output bytes (not threads, not paths, not options
+    /// the method does not read).
     pub fn config_hash(&self) -> String {
+        let options = self
+            .extractor()
+            .map(|m| m.options_key())
+            .unwrap_or_default();
         let key = format!(
-            "outward {TOOL_VERSION}; method={}; extract={:?}; zstd={}; max_record_bytes={}; frame_docs={}",
-            self.method.name(),
-            self.extract,
-            self.zstd_level,
-            self.max_record_bytes,
-            self.frame_docs
+            "outward {TOOL_VERSION}; method={}; options={options}; zstd={}; max_record_bytes={}; frame_docs={}",
+            self.method, self.zstd_level, self.max_record_bytes, self.frame_docs
         );
         writer::sha256_hex(&key)[..16].to_string()
     }
@@ -296,7 +304,8 @@ pub fn process_page(
     };
     let html_bytes = decoded.html.len() as u64;
     let extraction = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        extractor.extract(&decoded.html)
+        let analysed = Page::new(&decoded.html, page.target_uri.as_deref());
+        extractor.extract(&analysed, SiteContext::none())
     })) {
         Ok(x) => x,
         Err(_) => {
@@ -335,7 +344,7 @@ pub fn process_page(
         charset: decoded.charset,
         charset_source: decoded.charset_source.as_str(),
     };
-    let doc = Document::build(record_id, provenance, extraction, extractor.method());
+    let doc = Document::build(record_id, provenance, extraction, extractor.name());
     (PageOutcome::Doc(Box::new(doc)), html_bytes)
 }
 
@@ -596,6 +605,7 @@ pub enum SetupError {
         second: PathBuf,
     },
     Pool(String),
+    Method(UnknownMethod),
 }
 
 impl std::fmt::Display for SetupError {
@@ -614,6 +624,7 @@ impl std::fmt::Display for SetupError {
                 second.display()
             ),
             SetupError::Pool(e) => write!(f, "cannot start worker threads: {e}"),
+            SetupError::Method(e) => write!(f, "{e}"),
         }
     }
 }
@@ -636,7 +647,7 @@ pub fn run(
         .thread_name(|i| format!("outward-worker-{i}"))
         .build()
         .map_err(|e| SetupError::Pool(e.to_string()))?;
-    let extractor = outward_core::extractor(config.method, &config.extract);
+    let extractor = config.extractor().map_err(SetupError::Method)?;
     let budget = Budget::new(config.effective_window(), config.inflight_bytes);
     let config_hash = config.config_hash();
     // Several inputs at once keep many workers fed (one reader gunzips ~300 MB/s).
@@ -768,7 +779,9 @@ pub fn extract_texts(
     pool: &rayon::ThreadPool,
     progress: &Progress,
 ) -> io::Result<(Vec<(String, String)>, StreamResult)> {
-    let extractor = outward_core::extractor(config.method, &config.extract);
+    let extractor = config
+        .extractor()
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
     let budget = Budget::new(config.effective_window(), config.inflight_bytes);
     let mut sink = TextCollector::default();
     let result = stream_input(
@@ -874,7 +887,21 @@ mod tests {
         let mut b = a.clone();
         b.threads = 17;
         assert_eq!(a.config_hash(), b.config_hash());
-        b.method = Method::Fulltext;
+        b.method = "fulltext".into();
         assert_ne!(a.config_hash(), b.config_hash());
+    }
+
+    /// Regression: `reverse` ignores `--similarity`, yet it was in the hash, so changing it
+    /// reprocessed every input for identical output.
+    #[test]
+    fn config_hash_holds_only_options_the_method_reads() {
+        let reverse = RunConfig::new(PathBuf::from("o"));
+        let mut other = reverse.clone();
+        other.extract.similarity_threshold = 0.5;
+        assert_eq!(reverse.config_hash(), other.config_hash());
+        let (mut paper, mut paper_other) = (reverse.clone(), other.clone());
+        paper.method = "paper".into();
+        paper_other.method = "paper".into();
+        assert_ne!(paper.config_hash(), paper_other.config_hash());
     }
 }

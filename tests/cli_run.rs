@@ -405,13 +405,23 @@ fn output_options_are_wired() {
         manifest(&l1)["sample.jsonl.zst"]["config_hash"],
         manifest(&l19)["sample.jsonl.zst"]["config_hash"]
     );
-    // --similarity is part of the reverse method's config: another value reprocesses.
+    // --similarity is read by `paper` only: for `paper` another value reprocesses; for
+    // `reverse`, which ignores it, the input stays done (it used to reprocess everything).
     let sim = tmp.path().join("sim");
-    run_into(&sim, &["--similarity", "0.8"], &[&sample()], 0);
-    let same = run_into(&sim, &["--similarity", "0.8"], &[&sample()], 0);
+    let paper = |value| ["--method", "paper", "--similarity", value];
+    run_into(&sim, &paper("0.8"), &[&sample()], 0);
+    let same = run_into(&sim, &paper("0.8"), &[&sample()], 0);
     assert!(stdout(&same).contains("1 unchanged"), "{}", stdout(&same));
-    let other = run_into(&sim, &["--similarity", "0.5"], &[&sample()], 0);
+    let other = run_into(&sim, &paper("0.5"), &[&sample()], 0);
     assert!(stdout(&other).contains("1 processed"), "{}", stdout(&other));
+    let reverse = tmp.path().join("sim-reverse");
+    run_into(&reverse, &["--similarity", "0.8"], &[&sample()], 0);
+    let ignored = run_into(&reverse, &["--similarity", "0.5"], &[&sample()], 0);
+    assert!(
+        stdout(&ignored).contains("1 unchanged"),
+        "{}",
+        stdout(&ignored)
+    );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,44 +1,21 @@
-//! outward-core, the extraction core: HTML text in, [`Extraction`] out. Pure: no I/O, no threads, no
-//! globals beyond read-only tables. Every method sits behind [`Extractor`]; `outward run`,
-//! `outward extract`, `outward eval` and the benches all call [`extractor`].
+//! outward-core, the extraction core: HTML text in, [`Extraction`] out. Pure: no I/O, no
+//! threads, no printing, no globals beyond read-only tables; its only dependency is `memchr`.
+//!
+//! A record's HTML is analysed once into a [`Page`]; every method sits behind [`Extractor`],
+//! is found by name in the registry ([`methods::build`]) and reads the `Page` with the
+//! [`SiteContext`] of its site. `outward run`, `extract`, `eval`, `bench` and the benches all
+//! go through the registry. Layers: `html` (markup), `text` (text and titles), `methods`.
 //!
 //! Invariants: never panics, never recurses on input depth, runs in time linear-ish in the
 //! input; `stats.nodes_parsed <= stats.nodes_total` for partial methods.
 
 pub mod html;
 pub mod methods;
+mod page;
 pub mod text;
 
 pub use methods::{Fulltext, Paper, Reverse};
-
-/// Selectable extraction method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Method {
-    /// All visible text of the page (the baseline).
-    Fulltext,
-    /// Reverse-order partial parse with the product's improvements (seed paper 002 and beyond).
-    Reverse,
-    /// The published algorithm of seed paper 002 with the paper's parameters.
-    Paper,
-}
-
-impl Method {
-    /// Every method, in the order the command line lists them.
-    pub const ALL: [Method; 3] = [Method::Fulltext, Method::Reverse, Method::Paper];
-
-    /// The method called `name`, if there is one.
-    pub fn from_name(name: &str) -> Option<Method> {
-        Method::ALL.into_iter().find(|m| m.name() == name)
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Method::Fulltext => "fulltext",
-            Method::Reverse => "reverse",
-            Method::Paper => "paper",
-        }
-    }
-}
+pub use page::{Page, SiteContext, host_of};
 
 /// Parameters shared by the methods.
 #[derive(Debug, Clone)]
@@ -75,17 +52,18 @@ pub struct Extraction {
     pub stats: ExtractStats,
 }
 
-/// One extraction method.
+/// One extraction method. Found by name through [`methods::build`]; reads a [`Page`]
+/// analysed once and what is known of its site.
 pub trait Extractor: Send + Sync {
-    fn method(&self) -> Method;
-    fn extract(&self, html: &str) -> Extraction;
-}
-
-/// The extractor for `method`.
-pub fn extractor(method: Method, options: &ExtractOptions) -> Box<dyn Extractor> {
-    match method {
-        Method::Fulltext => Box::new(Fulltext),
-        Method::Reverse => Box::new(Reverse::new(options)),
-        Method::Paper => Box::new(Paper::new(options)),
+    /// The method's name in the registry: `--method NAME` and the documents' `extractor`.
+    fn name(&self) -> &'static str;
+    /// The options this method reads, as a stable string for a run's config hash ("" when it
+    /// reads none): a setting the method ignores must not make a run reprocess its inputs.
+    fn options_key(&self) -> String;
+    /// Extracts the main content of `page`.
+    fn extract(&self, page: &Page, site: &SiteContext) -> Extraction;
+    /// Extracts the main content of a page known only by its HTML.
+    fn extract_html(&self, html: &str) -> Extraction {
+        self.extract(&Page::new(html, None), SiteContext::none())
     }
 }

@@ -1,7 +1,7 @@
 //! Golden extraction tests on hand-written pages in `testdata/extract/`: exact main text
 //! where the page is unambiguous, otherwise body lines present and boilerplate absent.
 
-use outward_core::{ExtractOptions, Extraction, Method, extractor};
+use outward_core::{ExtractOptions, Extraction, methods};
 
 fn page(name: &str) -> String {
     let p = outward_testkit::repo_root()
@@ -11,11 +11,15 @@ fn page(name: &str) -> String {
 }
 
 fn reverse(name: &str) -> Extraction {
-    extractor(Method::Reverse, &ExtractOptions::default()).extract(&page(name))
+    methods::build("reverse", &ExtractOptions::default())
+        .unwrap()
+        .extract_html(&page(name))
 }
 
 fn paper(name: &str) -> Extraction {
-    extractor(Method::Paper, &ExtractOptions::default()).extract(&page(name))
+    methods::build("paper", &ExtractOptions::default())
+        .unwrap()
+        .extract_html(&page(name))
 }
 
 fn assert_lines(text: &str, present: &[&str], absent: &[&str]) {

@@ -1,21 +1,20 @@
 //! Robustness: no method panics, hangs or overflows the stack on hostile input, and the
 //! node-count invariant holds. Each test asserts real output values.
 
-use outward_core::{ExtractOptions, Extraction, Method, extractor};
+use outward_core::methods::REGISTRY;
+use outward_core::{ExtractOptions, Extraction, methods};
 use std::time::Instant;
 
-const METHODS: [Method; 3] = [Method::Reverse, Method::Paper, Method::Fulltext];
-
 fn run_all(html: &str) -> Vec<Extraction> {
-    METHODS
+    REGISTRY
         .iter()
-        .map(|&m| {
-            let ex = extractor(m, &ExtractOptions::default()).extract(html);
-            if m != Method::Fulltext {
+        .map(|m| {
+            let ex = m.build(&ExtractOptions::default()).extract_html(html);
+            if m.name != "fulltext" {
                 assert!(
                     ex.stats.nodes_parsed <= ex.stats.nodes_total,
                     "{}: {:?}",
-                    m.name(),
+                    m.name,
                     ex.stats
                 );
             }
@@ -25,7 +24,9 @@ fn run_all(html: &str) -> Vec<Extraction> {
 }
 
 fn reverse(html: &str) -> Extraction {
-    extractor(Method::Reverse, &ExtractOptions::default()).extract(html)
+    methods::build("reverse", &ExtractOptions::default())
+        .unwrap()
+        .extract_html(html)
 }
 
 #[test]

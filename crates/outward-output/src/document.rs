@@ -5,7 +5,7 @@
 //! input always gives the same bytes; `text` is never empty in written documents (the pipeline
 //! counts empty extractions instead of writing them).
 
-use outward_core::{Extraction, Method};
+use outward_core::Extraction;
 use serde::Serialize;
 
 /// Constant `source` field of every document.
@@ -58,7 +58,7 @@ impl Document {
         id: String,
         provenance: Provenance,
         extraction: Extraction,
-        method: Method,
+        extractor: &str,
     ) -> Document {
         let Provenance {
             url,
@@ -83,7 +83,7 @@ impl Document {
                 charset: charset.to_string(),
                 charset_source: charset_source.to_string(),
                 payload_digest,
-                extractor: method.name().to_string(),
+                extractor: extractor.to_string(),
                 text_chars: extraction.text.chars().count() as u64,
                 nodes_parsed: extraction.stats.nodes_parsed,
                 nodes_total: extraction.stats.nodes_total,

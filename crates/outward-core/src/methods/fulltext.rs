@@ -7,23 +7,25 @@
 //! whitespace folded, empty lines dropped). A single forward token walk over the cleaned
 //! buffer: no tree, no recursion. Every node of the page counts as parsed.
 
-use crate::html::clean::{CleanOptions, clean};
 use crate::html::tokenize::forward::ForwardTokenizer;
 use crate::html::tokenize::{TokenKind, parse_tag};
-use crate::methods::reverse::reclean_if_empty;
 use crate::text::emit::TextSink;
 use crate::text::page_title::page_title;
-use crate::{ExtractStats, Extraction, Extractor, Method};
+use crate::{ExtractStats, Extraction, Extractor, Page, SiteContext};
 
 pub struct Fulltext;
 
 impl Extractor for Fulltext {
-    fn method(&self) -> Method {
-        Method::Fulltext
+    fn name(&self) -> &'static str {
+        "fulltext"
     }
 
-    fn extract(&self, html: &str) -> Extraction {
-        let cleaned = reclean_if_empty(html, clean(html.as_bytes(), CleanOptions::default()));
+    fn options_key(&self) -> String {
+        String::new()
+    }
+
+    fn extract(&self, page: &Page, _site: &SiteContext) -> Extraction {
+        let cleaned = page.visible();
         let buf = &cleaned.buf;
         let mut sink = TextSink::default();
         for token in ForwardTokenizer::new(buf, 0) {
@@ -38,11 +40,11 @@ impl Extractor for Fulltext {
         }
         Extraction {
             text: sink.finish(),
-            title: page_title(&cleaned),
+            title: page_title(cleaned),
             stats: ExtractStats {
                 nodes_parsed: cleaned.nodes_total,
                 nodes_total: cleaned.nodes_total,
-                bytes_touched: html.len() as u64,
+                bytes_touched: page.html().len() as u64,
             },
         }
     }
@@ -61,7 +63,7 @@ mod tests {
                     commas, and enough words to count as the page's real text. Another sentence \
                     follows here, and one more, so the page is clearly not empty without scripts.</p>\
                     </body></html>";
-        let ex = Fulltext.extract(html);
+        let ex = Fulltext.extract_html(html);
         let lines: Vec<&str> = ex.text.lines().collect();
         assert_eq!(lines[..2], ["Hello big world", "Second line"]);
         assert_eq!(lines.len(), 3, "{}", ex.text);
@@ -78,7 +80,7 @@ mod tests {
                     </noscript></body></html>";
         assert!(
             Fulltext
-                .extract(html)
+                .extract_html(html)
                 .text
                 .starts_with("Post one: the forum content")
         );
@@ -86,7 +88,7 @@ mod tests {
 
     #[test]
     fn empty_page_gives_empty_text() {
-        let ex = Fulltext.extract("<html><body>  </body></html>");
+        let ex = Fulltext.extract_html("<html><body>  </body></html>");
         assert_eq!(ex.text, "");
         assert_eq!(ex.title, None);
     }

@@ -1,5 +1,9 @@
-//! The extraction methods, one file each: `fulltext` (all visible text, the baseline),
-//! `reverse` (the product method) and `paper` (seed paper 002 as published).
+//! The extraction methods, one file each, and the registry that finds them by name:
+//! `reverse` (the product method, the default), `paper` (seed paper 002 as published) and
+//! `fulltext` (all visible text, the baseline).
+//!
+//! Invariants: names are unique and stable (they are written into every document and into
+//! the config hash); [`REGISTRY`] lists the default method first.
 
 pub mod fulltext;
 pub mod paper;
@@ -8,3 +12,107 @@ pub mod reverse;
 pub use fulltext::Fulltext;
 pub use paper::Paper;
 pub use reverse::Reverse;
+
+use crate::{ExtractOptions, Extractor};
+
+/// A method as the registry knows it.
+pub struct MethodInfo {
+    /// `--method NAME`.
+    pub name: &'static str,
+    /// One line for `--help`.
+    pub summary: &'static str,
+    build: fn(&ExtractOptions) -> Box<dyn Extractor>,
+}
+
+impl MethodInfo {
+    /// The method with `options`.
+    pub fn build(&self, options: &ExtractOptions) -> Box<dyn Extractor> {
+        (self.build)(options)
+    }
+}
+
+/// Every method, the default first.
+pub static REGISTRY: &[MethodInfo] = &[
+    MethodInfo {
+        name: "reverse",
+        summary: "reverse-order partial parse around the main text (seed 002, made accurate)",
+        build: |_| Box::new(Reverse::default()),
+    },
+    MethodInfo {
+        name: "paper",
+        summary: "seed paper 002's algorithm as published (reads --similarity)",
+        build: |options| Box::new(Paper::new(options)),
+    },
+    MethodInfo {
+        name: "fulltext",
+        summary: "all visible text of the page (the baseline)",
+        build: |_| Box::new(Fulltext),
+    },
+];
+
+/// The default method's name.
+pub const DEFAULT: &str = "reverse";
+
+/// The registry entry called `name`.
+pub fn find(name: &str) -> Option<&'static MethodInfo> {
+    REGISTRY.iter().find(|m| m.name == name)
+}
+
+/// The method called `name`, with `options`.
+pub fn build(name: &str, options: &ExtractOptions) -> Result<Box<dyn Extractor>, UnknownMethod> {
+    find(name)
+        .map(|m| m.build(options))
+        .ok_or_else(|| UnknownMethod(name.to_string()))
+}
+
+/// A method name the registry does not know.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownMethod(pub String);
+
+impl std::fmt::Display for UnknownMethod {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<&str> = REGISTRY.iter().map(|m| m.name).collect();
+        write!(
+            f,
+            "unknown method {:?} (methods: {})",
+            self.0,
+            names.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownMethod {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registry_names_build_their_method() {
+        assert_eq!(REGISTRY[0].name, DEFAULT);
+        for info in REGISTRY {
+            let method = info.build(&ExtractOptions::default());
+            assert_eq!(method.name(), info.name);
+            assert_eq!(REGISTRY.iter().filter(|m| m.name == info.name).count(), 1);
+        }
+        let err = build("magic", &ExtractOptions::default()).err().unwrap();
+        assert_eq!(
+            err.to_string(),
+            "unknown method \"magic\" (methods: reverse, paper, fulltext)"
+        );
+    }
+
+    #[test]
+    fn options_key_holds_only_what_the_method_reads() {
+        let a = ExtractOptions::default();
+        let b = ExtractOptions {
+            similarity_threshold: 0.5,
+        };
+        for name in ["reverse", "fulltext"] {
+            let key = |o| build(name, o).unwrap().options_key();
+            assert_eq!(key(&a), key(&b), "{name} does not read the similarity");
+        }
+        let key = |o| build("paper", o).unwrap().options_key();
+        assert_ne!(key(&a), key(&b));
+    }
+}

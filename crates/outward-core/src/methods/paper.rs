@@ -5,13 +5,12 @@
 //!
 //! Invariants: nodes_parsed ≤ nodes_total; never panics; work linear-ish (Sim is bounded).
 
-use crate::html::clean::{CleanOptions, clean};
 use crate::html::partial::PartialParse;
 use crate::html::similarity::Similarity;
 use crate::html::tree::Kind;
 use crate::text::emit::{TextSink, emit_subtree};
 use crate::text::page_title::page_title;
-use crate::{ExtractOptions, ExtractStats, Extraction, Extractor, Method};
+use crate::{ExtractOptions, ExtractStats, Extraction, Extractor, Page, SiteContext};
 
 pub struct Paper {
     pub threshold: f64,
@@ -26,13 +25,17 @@ impl Paper {
 }
 
 impl Extractor for Paper {
-    fn method(&self) -> Method {
-        Method::Paper
+    fn name(&self) -> &'static str {
+        "paper"
     }
 
-    fn extract(&self, html: &str) -> Extraction {
-        let cleaned = clean(html.as_bytes(), CleanOptions::default());
-        let title = page_title(&cleaned);
+    fn options_key(&self) -> String {
+        format!("similarity={}", self.threshold)
+    }
+
+    fn extract(&self, page: &Page, _site: &SiteContext) -> Extraction {
+        let cleaned = page.cleaned();
+        let title = page_title(cleaned);
         let mut stats = ExtractStats {
             nodes_total: cleaned.nodes_total,
             ..ExtractStats::default()

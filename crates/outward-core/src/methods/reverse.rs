@@ -1,8 +1,8 @@
 //! `reverse`: the product method. Paper 002's reverse-order partial parse, with the seed and
 //! the content root R chosen by evidence instead of by the two longest text nodes.
 //!
-//! 1. Clean (see `clean`); when the page shows almost no text but had `<noscript>`, clean
-//!    again keeping it (Discourse and friends serve their content there).
+//! 1. Read the page as a reader sees it ([`Page::visible`]: cleaned once, with its
+//!    `<noscript>` content when it shows almost nothing else).
 //! 2. Score every block (line) of the cleaned page from the cleaner's flat statistics:
 //!    good = the text of blocks that are neither link lists (link text > 60 %) nor
 //!    boilerplate-hinted (links inside running text are content), halved when the block
@@ -25,16 +25,13 @@
 //! Invariants: only R's subtree (plus the spine) is ever built;
 //! nodes_parsed ≤ nodes_total; never panics.
 
-use crate::html::clean::{Block, CleanOptions, Cleaned, NO_BOILER, clean};
+use crate::html::clean::{Block, NO_BOILER};
 use crate::html::climb::RangeClimber;
 use crate::html::partial::PartialParse;
 use crate::html::tree::{F_BOILER, Kind};
 use crate::text::emit::{TextSink, emit_subtree};
 use crate::text::page_title::page_title;
-use crate::{ExtractOptions, ExtractStats, Extraction, Extractor, Method};
-
-/// Pages whose cleaned text weighs less than this get a second look with `<noscript>`.
-const NOSCRIPT_RETRY_WEIGHT: u64 = 200;
+use crate::{ExtractStats, Extraction, Extractor, Page, SiteContext};
 
 /// A weak boilerplate hint on an element holding more than this share of the page's good
 /// text is ignored.
@@ -56,8 +53,8 @@ pub struct Reverse {
     pub link_list_bad: f64,
 }
 
-impl Reverse {
-    pub fn new(_options: &ExtractOptions) -> Self {
+impl Default for Reverse {
+    fn default() -> Self {
         Reverse {
             bad_weight: 1.0,
             link_list_ratio: 0.6,
@@ -157,23 +154,6 @@ impl BlockScores {
             weight: self.weight[hi] - self.weight[lo],
             link: self.link[hi] - self.link[lo],
         }
-    }
-}
-
-pub(crate) fn reclean_if_empty(html: &str, cleaned: Cleaned) -> Cleaned {
-    if cleaned.text_weight >= NOSCRIPT_RETRY_WEIGHT || !cleaned.saw_noscript {
-        return cleaned;
-    }
-    let again = clean(
-        html.as_bytes(),
-        CleanOptions {
-            keep_noscript: true,
-        },
-    );
-    if again.text_weight > cleaned.text_weight {
-        again
-    } else {
-        cleaned
     }
 }
 
@@ -304,13 +284,18 @@ impl Reverse {
 }
 
 impl Extractor for Reverse {
-    fn method(&self) -> Method {
-        Method::Reverse
+    fn name(&self) -> &'static str {
+        "reverse"
     }
 
-    fn extract(&self, html: &str) -> Extraction {
-        let cleaned = reclean_if_empty(html, clean(html.as_bytes(), CleanOptions::default()));
-        let title = page_title(&cleaned);
+    /// `reverse` reads no run option (its parameters are constants of the method).
+    fn options_key(&self) -> String {
+        String::new()
+    }
+
+    fn extract(&self, page: &Page, _site: &SiteContext) -> Extraction {
+        let cleaned = page.visible();
+        let title = page_title(cleaned);
         let mut stats = ExtractStats {
             nodes_total: cleaned.nodes_total,
             ..ExtractStats::default()

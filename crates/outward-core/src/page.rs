@@ -1,0 +1,143 @@
+//! [`Page`]: one record's HTML, analysed once. Every method reads the same `Page`; none
+//! cleans the page again. Analysis is the cleaner's single pass (see `html::clean`) and, for
+//! a page that shows almost no text but had `<noscript>` content, a second pass that keeps it
+//! (Discourse and friends serve their content there).
+//!
+//! Invariants: `cleaned()` is the page as written (`<noscript>` dropped), what the published
+//! methods see; `visible()` is the page a reader sees, never lighter in text than
+//! `cleaned()`; the host is lowercased, without user info or port.
+
+use crate::html::clean::{CleanOptions, Cleaned, clean};
+
+/// Pages whose cleaned text weighs less than this get a second look with `<noscript>` kept.
+const NOSCRIPT_RETRY_WEIGHT: u64 = 200;
+
+/// A page analysed for extraction.
+#[derive(Debug)]
+pub struct Page<'a> {
+    html: &'a str,
+    url: Option<&'a str>,
+    host: Option<String>,
+    cleaned: Cleaned,
+    /// The page cleaned again keeping `<noscript>`, when that shows more text.
+    with_noscript: Option<Cleaned>,
+}
+
+impl<'a> Page<'a> {
+    /// Analyses `html`, the decoded text of a page fetched from `url` (when known).
+    pub fn new(html: &'a str, url: Option<&'a str>) -> Page<'a> {
+        let cleaned = clean(html.as_bytes(), CleanOptions::default());
+        let with_noscript = (cleaned.text_weight < NOSCRIPT_RETRY_WEIGHT && cleaned.saw_noscript)
+            .then(|| {
+                clean(
+                    html.as_bytes(),
+                    CleanOptions {
+                        keep_noscript: true,
+                    },
+                )
+            })
+            .filter(|again| again.text_weight > cleaned.text_weight);
+        Page {
+            html,
+            url,
+            host: url.and_then(host_of),
+            cleaned,
+            with_noscript,
+        }
+    }
+
+    /// The page's HTML as decoded.
+    pub fn html(&self) -> &'a str {
+        self.html
+    }
+
+    /// The URL the page was fetched from.
+    pub fn url(&self) -> Option<&'a str> {
+        self.url
+    }
+
+    /// The URL's host, lowercased (`www.example.com`), when the URL has one.
+    pub fn host(&self) -> Option<&str> {
+        self.host.as_deref()
+    }
+
+    /// The cleaned page as written: `<noscript>` content dropped.
+    pub fn cleaned(&self) -> &Cleaned {
+        &self.cleaned
+    }
+
+    /// The cleaned page a reader sees: as written, or with its `<noscript>` content when the
+    /// page shows almost nothing else.
+    pub fn visible(&self) -> &Cleaned {
+        self.with_noscript.as_ref().unwrap_or(&self.cleaned)
+    }
+}
+
+/// The host of an absolute URL (`scheme://[user@]host[:port]/…`), lowercased.
+pub fn host_of(url: &str) -> Option<String> {
+    let rest = &url[url.find("://")? + 3..];
+    let authority = &rest[..rest.find(['/', '?', '#']).unwrap_or(rest.len())];
+    let host_port = &authority[authority.rfind('@').map_or(0, |at| at + 1)..];
+    let host = if let Some(v6) = host_port.strip_prefix('[') {
+        &host_port[..v6.find(']').map_or(host_port.len(), |end| end + 2)]
+    } else {
+        &host_port[..host_port.find(':').unwrap_or(host_port.len())]
+    };
+    (!host.is_empty()).then(|| host.to_ascii_lowercase())
+}
+
+/// What is known about a page's site beyond the page itself: what repeats across its pages
+/// (navigation, footers, "related" lists). Methods receive it beside the [`Page`]; it holds
+/// nothing until site memory is built (seeds 000, 001, 003), and a method given an empty
+/// context judges the page alone.
+#[derive(Debug, Clone, Default)]
+pub struct SiteContext {
+    _private: (),
+}
+
+impl SiteContext {
+    /// The context of a page whose site is unknown.
+    pub fn none() -> &'static SiteContext {
+        static NONE: SiteContext = SiteContext { _private: () };
+        &NONE
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hosts() {
+        let cases = [
+            ("https://www.Example.com/a/b?c#d", Some("www.example.com")),
+            ("http://user:pw@host.org:8080/x", Some("host.org")),
+            ("http://[2001:db8::1]:80/", Some("[2001:db8::1]")),
+            ("https://example.com?q=1", Some("example.com")),
+            ("https://example.com", Some("example.com")),
+            ("mailto:someone@example.com", None),
+            ("/relative/path", None),
+            ("http:///nohost", None),
+        ];
+        for (url, want) in cases {
+            assert_eq!(host_of(url).as_deref(), want, "{url}");
+        }
+    }
+
+    #[test]
+    fn noscript_is_kept_only_when_the_page_shows_almost_nothing() {
+        let empty = "<body><div id=app></div><noscript><p>The whole forum post, readable \
+                     without scripts, with enough words to count as text.</p></noscript></body>";
+        let page = Page::new(empty, None);
+        assert_eq!(page.cleaned().text_weight, 0);
+        assert!(page.visible().text_weight > 0);
+
+        let article = format!(
+            "<body><p>{}</p><noscript><p>Please enable JavaScript.</p></noscript></body>",
+            "An article paragraph with words. ".repeat(20)
+        );
+        let page = Page::new(&article, Some("https://News.example/a"));
+        assert!(std::ptr::eq(page.visible(), page.cleaned()));
+        assert_eq!(page.host(), Some("news.example"));
+    }
+}
