@@ -48,7 +48,7 @@ pub fn time_extraction(pages: &[String], extractor: &dyn Extractor, rounds: usiz
             let ex = extractor.extract_html(html);
             per_page.push(t.elapsed().as_secs_f64() * 1e3);
             fractions.add(ex.stats.nodes_parsed, ex.stats.nodes_total);
-            text_bytes += ex.text.len() as u64;
+            text_bytes += ex.text().len() as u64;
         }
         let seconds = start.elapsed().as_secs_f64();
         per_page.sort_by(|a, b| a.total_cmp(b));

@@ -7,7 +7,7 @@
 use clap::{Args, Parser, Subcommand};
 use outward::pipeline::{self, FractionHistogram, InputOutcome, Progress, RunConfig};
 use outward_core::methods;
-use outward_core::{ExtractOptions, Page, SiteContext};
+use outward_core::{ExtractOptions, Format, Page, SiteContext};
 use outward_eval as eval;
 use outward_output::document::{Document, Provenance};
 use outward_warc::counts::{Counts, SkipReason};
@@ -70,6 +70,16 @@ fn method_parser() -> clap::builder::PossibleValuesParser {
     )
 }
 
+/// A text format by name.
+fn format_parser() -> impl clap::builder::TypedValueParser<Value = Format> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new([
+        PossibleValue::new("text").help("one line per block (the corpus format)"),
+        PossibleValue::new("markdown").help("headings, lists, pipe tables, fenced code"),
+    ])
+    .map(|name: String| Format::from_name(&name).expect("a listed format"))
+}
+
 #[derive(Args)]
 struct MethodArgs {
     /// Extraction method.
@@ -115,6 +125,9 @@ struct RunArgs {
     threads: Option<usize>,
     #[command(flatten)]
     method: MethodArgs,
+    /// How the extracted blocks become each document's text.
+    #[arg(long, value_parser = format_parser(), default_value = "text")]
+    format: Format,
     /// zstd compression level of the shards.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(i32).range(1..=22))]
     zstd_level: i32,
@@ -135,6 +148,9 @@ struct ExtractArgs {
     /// Print the whole document (text, title, stats) as JSON.
     #[arg(long)]
     json: bool,
+    /// How the extracted blocks become text.
+    #[arg(long, value_parser = format_parser(), default_value = "text")]
+    format: Format,
     /// The URL the page was fetched from (gives methods its host).
     #[arg(long)]
     url: Option<String>,
@@ -275,6 +291,7 @@ fn run(args: RunArgs) -> ExitCode {
     };
     let mut config = args.method.config(args.output.clone(), args.threads);
     config.zstd_level = args.zstd_level;
+    config.format = args.format;
     config.max_record_bytes = args.max_record_bytes;
     config.force = args.force;
 
@@ -412,12 +429,12 @@ fn extract_one(args: ExtractArgs) -> ExitCode {
             ..Provenance::default()
         };
         let id = args.input.to_string_lossy().into_owned();
-        let doc = Document::build(id, provenance, extraction, extractor.name());
+        let doc = Document::build(id, provenance, extraction, args.format, extractor.name());
         let mut line = Vec::new();
         doc.write_json_line(&mut line);
         let _ = out.write_all(&line);
     } else {
-        let _ = writeln!(out, "{}", extraction.text);
+        let _ = writeln!(out, "{}", extraction.render(args.format));
     }
     ExitCode::SUCCESS
 }

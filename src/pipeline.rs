@@ -13,7 +13,7 @@
 //!   extractor is a counted skip, never the end of the run.
 
 use outward_core::methods::{self, UnknownMethod};
-use outward_core::{ExtractOptions, Extractor, Page, SiteContext};
+use outward_core::{ExtractOptions, Extractor, Format, Page, SiteContext};
 use outward_output::document::{Document, Provenance};
 use outward_output::writer::{self, InputIdentity, Manifest, ManifestEntry, ShardWriter};
 use outward_warc::counts::{Counts, SkipReason};
@@ -35,6 +35,8 @@ pub struct RunConfig {
     /// The extraction method's registry name.
     pub method: String,
     pub extract: ExtractOptions,
+    /// How a document's blocks become its text.
+    pub format: Format,
     /// Worker threads (rayon pool size).
     pub threads: usize,
     pub zstd_level: i32,
@@ -58,6 +60,7 @@ impl RunConfig {
             output,
             method: methods::DEFAULT.to_string(),
             extract: ExtractOptions::default(),
+            format: Format::Text,
             threads,
             zstd_level: 3,
             max_record_bytes: 16 << 20,
@@ -90,8 +93,12 @@ impl RunConfig {
             .map(|m| m.options_key())
             .unwrap_or_default();
         let key = format!(
-            "outward {TOOL_VERSION}; method={}; options={options}; zstd={}; max_record_bytes={}; frame_docs={}",
-            self.method, self.zstd_level, self.max_record_bytes, self.frame_docs
+            "outward {TOOL_VERSION}; method={}; options={options}; format={}; zstd={}; max_record_bytes={}; frame_docs={}",
+            self.method,
+            self.format.name(),
+            self.zstd_level,
+            self.max_record_bytes,
+            self.frame_docs
         );
         writer::sha256_hex(&key)[..16].to_string()
     }
@@ -286,6 +293,7 @@ pub fn process_page(
     warc_file: &str,
     extractor: &dyn Extractor,
     decode_options: &DecodeOptions,
+    format: Format,
 ) -> (PageOutcome, u64) {
     let skip = |page: &RawPage, reason, detail: String| Skip {
         reason,
@@ -319,7 +327,7 @@ pub fn process_page(
             );
         }
     };
-    if extraction.text.trim().is_empty() {
+    if extraction.blocks.is_empty() {
         return (
             PageOutcome::Skip(skip(&page, SkipReason::Empty, "no text extracted".into())),
             html_bytes,
@@ -344,7 +352,7 @@ pub fn process_page(
         charset: decoded.charset,
         charset_source: decoded.charset_source.as_str(),
     };
-    let doc = Document::build(record_id, provenance, extraction, extractor.name());
+    let doc = Document::build(record_id, provenance, extraction, format, extractor.name());
     (PageOutcome::Doc(Box::new(doc)), html_bytes)
 }
 
@@ -409,6 +417,7 @@ pub fn stream_input(
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let decode_options = config.decode_options();
+    let format = config.format;
     enum Msg {
         Item(u64, PageOutcome, u64, u64),
         End(u64, FileStatus),
@@ -444,8 +453,13 @@ pub fn stream_input(
                             let tx = tx.clone();
                             let s = seq;
                             jobs.spawn(move |_| {
-                                let (outcome, html_bytes) =
-                                    process_page(page, warc_file, extractor, decode_options);
+                                let (outcome, html_bytes) = process_page(
+                                    page,
+                                    warc_file,
+                                    extractor,
+                                    decode_options,
+                                    format,
+                                );
                                 // The writer waits for every job of its input: this send only
                                 // fails if the writer is gone, and then the result is moot.
                                 let _ = tx.send(Msg::Item(s, outcome, bytes, html_bytes));

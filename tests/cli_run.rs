@@ -1033,9 +1033,57 @@ fn extract_command() {
     assert!(text_of(&doc).contains("今年春茶的采摘比往年提前了十天"));
     assert_eq!(doc["metadata"]["charset"], "GBK");
 
+    // --format markdown keeps the structure; --url reaches the document.
+    let article = testdata().join("extract/en_article.html");
+    let out = run(&[
+        "extract",
+        "--json",
+        "--format",
+        "markdown",
+        "--url",
+        "https://news.example/rivers",
+        article.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&out), 0, "{}", describe(&out));
+    let doc: Value = serde_json::from_str(stdout(&out).trim_end()).unwrap();
+    let md = text_of(&doc);
+    assert!(md.starts_with("# Rivers of the North"), "{md}");
+    assert!(md.contains("\n\n## Why it matters\n\n"), "{md}");
+    assert!(md.contains("\n- Salmon runs fell by a third"), "{md}");
+    assert_eq!(doc["metadata"]["url"], "https://news.example/rivers");
+
     // A missing file is an error, not a crash.
     let out = run(&["extract", "/nonexistent/page.html"]);
     assert_ne!(code(&out), 0);
+}
+
+#[test]
+fn markdown_run_differs_only_in_text() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (text_dir, md_dir) = (tmp.path().join("text"), tmp.path().join("md"));
+    run_into(&text_dir, &[], &[&sample()], 0);
+    run_into(&md_dir, &["--format", "markdown"], &[&sample()], 0);
+    let (plain, md) = (
+        docs(&text_dir.join("sample.jsonl.zst")),
+        docs(&md_dir.join("sample.jsonl.zst")),
+    );
+    assert_eq!(plain.len(), md.len());
+    let mut structured = 0;
+    for (p, m) in plain.iter().zip(&md) {
+        assert_eq!(p["id"], m["id"]);
+        assert_eq!(p["metadata"]["nodes_parsed"], m["metadata"]["nodes_parsed"]);
+        structured += usize::from(text_of(m).contains("\n\n"));
+    }
+    assert!(
+        structured > plain.len() / 2,
+        "{structured} of {}",
+        plain.len()
+    );
+    // The format is part of the output's identity: switching reprocesses.
+    assert_ne!(
+        manifest(&text_dir)["sample.jsonl.zst"]["config_hash"],
+        manifest(&md_dir)["sample.jsonl.zst"]["config_hash"]
+    );
 }
 
 fn text_of(doc: &Value) -> &str {

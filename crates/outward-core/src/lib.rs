@@ -16,6 +16,8 @@ pub mod text;
 
 pub use methods::{Fulltext, Paper, Reverse};
 pub use page::{Page, SiteContext, host_of};
+pub use text::blocks::{Block, BlockKind, Blocks};
+pub use text::render::Format;
 
 /// Parameters shared by the methods.
 #[derive(Debug, Clone)]
@@ -46,10 +48,23 @@ pub struct ExtractStats {
 /// The result of extracting one page.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Extraction {
-    /// Main text: blocks separated by `\n`, whitespace normalised, entities decoded.
-    pub text: String,
+    /// The main content in page order: lines of text (whitespace normalised, entities
+    /// decoded), each with the kind of element it sits in. Rendered by `text::render`.
+    pub blocks: Blocks,
     pub title: Option<String>,
     pub stats: ExtractStats,
+}
+
+impl Extraction {
+    /// The main content as plain text, one line per block.
+    pub fn text(&self) -> &str {
+        self.blocks.text()
+    }
+
+    /// The main content in `format`.
+    pub fn render(&self, format: Format) -> String {
+        text::render::render(&self.blocks, format)
+    }
 }
 
 /// One extraction method. Found by name through [`methods::build`]; reads a [`Page`]

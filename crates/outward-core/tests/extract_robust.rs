@@ -36,13 +36,13 @@ fn deep_nesting_100k() {
     html.push_str("Deep text, at the bottom of everything.");
     html.push_str(&"</div>".repeat(depth));
     for ex in run_all(&html) {
-        assert_eq!(ex.text, "Deep text, at the bottom of everything.");
+        assert_eq!(ex.text(), "Deep text, at the bottom of everything.");
     }
     // Unclosed too.
     let mut open = "<span><div><p>".repeat(depth / 3);
     open.push_str("Still here.");
     let ex = reverse(&open);
-    assert_eq!(ex.text, "Still here.");
+    assert_eq!(ex.text(), "Still here.");
 }
 
 #[test]
@@ -56,8 +56,8 @@ fn fifty_megabyte_page() {
     let t = Instant::now();
     let ex = reverse(&html);
     assert!(t.elapsed().as_secs() < 60, "took {:?}", t.elapsed());
-    assert!(ex.text.len() > 40_000_000);
-    assert!(ex.text.starts_with("The quick brown fox"));
+    assert!(ex.text().len() > 40_000_000);
+    assert!(ex.text().starts_with("The quick brown fox"));
     assert!(ex.stats.nodes_parsed <= ex.stats.nodes_total);
 }
 
@@ -72,8 +72,8 @@ fn binary_junk() {
     let html = String::from_utf8_lossy(&bytes);
     for ex in run_all(&html) {
         // Emission invariants hold on anything.
-        assert!(!ex.text.contains("\n\n") && !ex.text.contains("  "));
-        assert!(!ex.text.starts_with('\n') && !ex.text.ends_with('\n'));
+        assert!(!ex.text().contains("\n\n") && !ex.text().contains("  "));
+        assert!(!ex.text().starts_with('\n') && !ex.text().ends_with('\n'));
     }
 }
 
@@ -81,8 +81,8 @@ fn binary_junk() {
 fn unclosed_everything() {
     let html = "<html><body><div><p>First para, unclosed.<p>Second para, unclosed.<ul><li>a<li>b";
     let ex = reverse(html);
-    assert!(ex.text.contains("First para, unclosed."));
-    assert!(ex.text.contains("Second para, unclosed."));
+    assert!(ex.text().contains("First para, unclosed."));
+    assert!(ex.text().contains("Second para, unclosed."));
     assert_eq!(run_all(html).len(), 3);
 }
 
@@ -91,26 +91,26 @@ fn less_than_in_text_and_greater_than_in_quotes() {
     let html =
         "<div><p title=\"a > b\" data-x='<p>'>If 3 < 4 and 5 > 2, then math works.</p></div>";
     for ex in run_all(html) {
-        assert_eq!(ex.text, "If 3 < 4 and 5 > 2, then math works.");
+        assert_eq!(ex.text(), "If 3 < 4 and 5 > 2, then math works.");
     }
 }
 
 #[test]
 fn unterminated_comment_and_quote() {
     let ex = reverse("<p>Visible text here, really.</p><!-- never closed <p>hidden</p>");
-    assert_eq!(ex.text, "Visible text here, really.");
+    assert_eq!(ex.text(), "Visible text here, really.");
     let ex = reverse("<p>Before the tag, some text.</p><a href=\"never closed>gone</a>");
-    assert_eq!(ex.text, "Before the tag, some text.");
+    assert_eq!(ex.text(), "Before the tag, some text.");
 }
 
 #[test]
 fn empty_and_textless_pages() {
     for ex in run_all("") {
-        assert_eq!(ex.text, "");
+        assert_eq!(ex.text(), "");
         assert_eq!(ex.title, None);
     }
     for ex in run_all("<html><head><title>Only a title</title></head><body><img></body></html>") {
-        assert_eq!(ex.text, "");
+        assert_eq!(ex.text(), "");
         assert_eq!(ex.title.as_deref(), Some("Only a title"));
     }
 }
@@ -120,7 +120,7 @@ fn frameset_has_no_text() {
     let html = "<html><frameset cols=\"50%,50%\"><frame src=\"a.html\"><frame src=\"b.html\">\
                 <noframes>Your browser does not do frames.</noframes></frameset></html>";
     for ex in run_all(html) {
-        assert_eq!(ex.text, "");
+        assert_eq!(ex.text(), "");
     }
 }
 
@@ -128,7 +128,7 @@ fn frameset_has_no_text() {
 fn text_only_page() {
     let ex = reverse("Just some text, no markup at all.\nSecond line of it.");
     assert_eq!(
-        ex.text,
+        ex.text(),
         "Just some text, no markup at all. Second line of it."
     );
 }
@@ -142,7 +142,7 @@ fn scripts_never_leak() {
         para.repeat(4)
     );
     for ex in run_all(&html).into_iter().take(2) {
-        assert_eq!(ex.text, para.repeat(4).trim_end());
+        assert_eq!(ex.text(), para.repeat(4).trim_end());
     }
 }
 
@@ -152,7 +152,7 @@ fn noscript_kept_when_page_is_otherwise_empty() {
                 words.</p><p>Forum post two, with more words.</p></div></noscript></body>";
     let ex = reverse(html);
     assert_eq!(
-        ex.text,
+        ex.text(),
         "Forum post one, with words.\nForum post two, with more words."
     );
 }

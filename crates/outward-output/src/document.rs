@@ -5,7 +5,7 @@
 //! input always gives the same bytes; `text` is never empty in written documents (the pipeline
 //! counts empty extractions instead of writing them).
 
-use outward_core::Extraction;
+use outward_core::{Extraction, Format};
 use serde::Serialize;
 
 /// Constant `source` field of every document.
@@ -53,13 +53,18 @@ pub struct Provenance {
 }
 
 impl Document {
-    /// The one way to make a document from an extraction.
+    /// The one way to make a document from an extraction: its blocks rendered in `format`.
     pub fn build(
         id: String,
         provenance: Provenance,
         extraction: Extraction,
+        format: Format,
         extractor: &str,
     ) -> Document {
+        let text = match format {
+            Format::Text => extraction.blocks.into_text(),
+            _ => extraction.render(format),
+        };
         let Provenance {
             url,
             created,
@@ -84,11 +89,11 @@ impl Document {
                 charset_source: charset_source.to_string(),
                 payload_digest,
                 extractor: extractor.to_string(),
-                text_chars: extraction.text.chars().count() as u64,
+                text_chars: text.chars().count() as u64,
                 nodes_parsed: extraction.stats.nodes_parsed,
                 nodes_total: extraction.stats.nodes_total,
             },
-            text: extraction.text,
+            text,
         }
     }
 

@@ -31,15 +31,22 @@ impl Extractor for Fulltext {
         for token in ForwardTokenizer::new(buf, 0) {
             match token.kind {
                 TokenKind::Text => sink.push_raw(&buf[token.start as usize..token.end as usize]),
-                TokenKind::StartTag | TokenKind::EndTag => {
-                    if parse_tag(buf, token).tag.is_block() {
-                        sink.end_line();
+                TokenKind::StartTag => {
+                    let tag = parse_tag(buf, token).tag;
+                    if tag.is_block() {
+                        sink.open_block(tag);
+                    }
+                }
+                TokenKind::EndTag => {
+                    let tag = parse_tag(buf, token).tag;
+                    if tag.is_block() {
+                        sink.close_block(tag);
                     }
                 }
             }
         }
         Extraction {
-            text: sink.finish(),
+            blocks: sink.finish(),
             title: page_title(cleaned),
             stats: ExtractStats {
                 nodes_parsed: cleaned.nodes_total,
@@ -64,10 +71,11 @@ mod tests {
                     follows here, and one more, so the page is clearly not empty without scripts.</p>\
                     </body></html>";
         let ex = Fulltext.extract_html(html);
-        let lines: Vec<&str> = ex.text.lines().collect();
+        let text = ex.text();
+        let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[..2], ["Hello big world", "Second line"]);
-        assert_eq!(lines.len(), 3, "{}", ex.text);
-        assert!(!ex.text.contains("hidden") && !ex.text.contains("var x"));
+        assert_eq!(lines.len(), 3, "{}", ex.text());
+        assert!(!ex.text().contains("hidden") && !ex.text().contains("var x"));
         assert_eq!(ex.title.as_deref(), Some("T & U"));
         assert_eq!(ex.stats.nodes_parsed, ex.stats.nodes_total);
         assert!(ex.stats.nodes_total >= 6, "{:?}", ex.stats);
@@ -81,15 +89,71 @@ mod tests {
         assert!(
             Fulltext
                 .extract_html(html)
-                .text
+                .text()
                 .starts_with("Post one: the forum content")
+        );
+    }
+
+    #[test]
+    fn blocks_carry_the_kind_of_their_element() {
+        use crate::BlockKind::*;
+        let html = "<body><h2>Scores</h2><p>Per <a href=/x>set</a>:</p>\
+                    <ol><li>dragnet<ul><li>same host</ul><li>wcxb</ol>\
+                    <table><tr><th>set<th>F1<tr><td>a<td><div>0.9</div></table>\
+                    <blockquote><p>Quoted.</p></blockquote><pre>let x = 1;</pre>\
+                    <div>Line one<br>line two</div></body>";
+        let ex = Fulltext.extract_html(html);
+        let got: Vec<(crate::BlockKind, &str)> =
+            ex.blocks.iter().map(|b| (b.kind, b.text)).collect();
+        let cell = |header, row_start| TableCell { header, row_start };
+        assert_eq!(
+            got,
+            [
+                (Heading(2), "Scores"),
+                (Paragraph, "Per set:"),
+                (
+                    ListItem {
+                        ordered: true,
+                        depth: 1
+                    },
+                    "dragnet"
+                ),
+                (
+                    ListItem {
+                        ordered: false,
+                        depth: 2
+                    },
+                    "same host"
+                ),
+                (
+                    ListItem {
+                        ordered: true,
+                        depth: 1
+                    },
+                    "wcxb"
+                ),
+                (cell(true, true), "set"),
+                (cell(true, false), "F1"),
+                (cell(false, true), "a"),
+                (cell(false, false), "0.9"),
+                (Quote, "Quoted."),
+                (Preformatted, "let x = 1;"),
+                (Paragraph, "Line one"),
+                (Paragraph, "line two"),
+            ]
+        );
+        assert_eq!(
+            ex.render(crate::Format::Markdown),
+            "## Scores\n\nPer set:\n\n1. dragnet\n  - same host\n2. wcxb\n\n\
+             | set | F1 |\n| --- | --- |\n| a | 0.9 |\n\n> Quoted.\n\n\
+             ```\nlet x = 1;\n```\n\nLine one\n\nline two"
         );
     }
 
     #[test]
     fn empty_page_gives_empty_text() {
         let ex = Fulltext.extract_html("<html><body>  </body></html>");
-        assert_eq!(ex.text, "");
+        assert_eq!(ex.text(), "");
         assert_eq!(ex.title, None);
     }
 }

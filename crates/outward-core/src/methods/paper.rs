@@ -10,7 +10,7 @@ use crate::html::similarity::Similarity;
 use crate::html::tree::Kind;
 use crate::text::emit::{TextSink, emit_subtree};
 use crate::text::page_title::page_title;
-use crate::{ExtractOptions, ExtractStats, Extraction, Extractor, Page, SiteContext};
+use crate::{Blocks, ExtractOptions, ExtractStats, Extraction, Extractor, Page, SiteContext};
 
 pub struct Paper {
     pub threshold: f64,
@@ -54,7 +54,7 @@ impl Extractor for Paper {
         }
         let Some(first) = first else {
             return Extraction {
-                text: String::new(),
+                blocks: Blocks::default(),
                 title,
                 stats,
             };
@@ -93,7 +93,7 @@ impl Extractor for Paper {
         stats.nodes_parsed = pp.nodes_built();
         stats.bytes_touched = pp.bytes_touched();
         Extraction {
-            text: sink.finish(),
+            blocks: sink.finish(),
             title,
             stats,
         }

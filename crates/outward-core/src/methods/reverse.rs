@@ -28,10 +28,11 @@
 use crate::html::clean::{Block, NO_BOILER};
 use crate::html::climb::RangeClimber;
 use crate::html::partial::PartialParse;
+use crate::html::tags::Tag;
 use crate::html::tree::{F_BOILER, Kind};
 use crate::text::emit::{TextSink, emit_subtree};
 use crate::text::page_title::page_title;
-use crate::{ExtractStats, Extraction, Extractor, Page, SiteContext};
+use crate::{Blocks, ExtractStats, Extraction, Extractor, Page, SiteContext};
 
 /// A weak boilerplate hint on an element holding more than this share of the page's good
 /// text is ignored.
@@ -331,7 +332,7 @@ impl Extractor for Reverse {
         let ranked = rank_seeds(&goods, &bads, &cleaned.blocks);
         if ranked.is_empty() {
             return Extraction {
-                text: String::new(),
+                blocks: Blocks::default(),
                 title,
                 stats,
             };
@@ -381,7 +382,7 @@ impl Extractor for Reverse {
         }
         let Some((seed, climb, scores)) = best else {
             return Extraction {
-                text: String::new(),
+                blocks: Blocks::default(),
                 title,
                 stats,
             };
@@ -392,7 +393,7 @@ impl Extractor for Reverse {
         pp.read_start_node();
         let Some(first) = pp.complete_level(0) else {
             return Extraction {
-                text: String::new(),
+                blocks: Blocks::default(),
                 title,
                 stats,
             };
@@ -404,9 +405,7 @@ impl Extractor for Reverse {
         let ratio = self.link_list_ratio;
         let skip = |id: u32| {
             let n = tree.node(id);
-            if n.kind != Kind::Element
-                || !(n.tag.is_block() || n.tag == crate::html::tags::Tag::Other)
-            {
+            if n.kind != Kind::Element || !(n.tag.is_block() || n.tag == Tag::Other) {
                 return false;
             }
             if n.start <= seed_at && seed_at < n.end {
@@ -430,15 +429,16 @@ impl Extractor for Reverse {
         {
             let headline = crate::text::page_title::flat_text(buf, hs as usize, he as usize);
             if !headline.is_empty() {
+                sink.open_block(Tag::H1);
                 sink.push_decoded(&headline);
-                sink.end_line();
+                sink.close_block(Tag::H1);
             }
         }
         emit_subtree(tree, buf, r, &mut sink, skip);
         stats.nodes_parsed = pp.nodes_built();
         stats.bytes_touched = pp.bytes_touched().max(bytes_scanned);
         Extraction {
-            text: sink.finish(),
+            blocks: sink.finish(),
             title,
             stats,
         }

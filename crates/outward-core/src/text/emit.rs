@@ -1,31 +1,46 @@
-//! Text emission: the text of a subtree as lines. Block elements (and `br`) end a line,
+//! Text emission: the text of a subtree as [`Blocks`]. Block elements (and `br`) end a line,
 //! inline elements join, character references are decoded, whitespace runs fold to one
-//! space, lines are trimmed and empty lines dropped.
+//! space, lines are trimmed and empty lines dropped; each line is tagged with the kind of the
+//! element it sits in (see `blocks`).
 //!
-//! Invariants: iterative walk; output is `\n`-separated, never starts or ends with `\n`,
-//! never holds two spaces in a row or an empty line.
+//! Invariants: iterative walk; every block holds a non-empty line with no `\n` and never
+//! two spaces in a row; opening and closing block elements never changes where lines break.
 
 use crate::html::entities::append_decoded;
+use crate::html::tags::Tag;
 use crate::html::tree::{Kind, NONE, Tree};
+use crate::text::blocks::{BlockContext, Blocks};
 
-/// Builds text line by line.
+/// Builds blocks line by line.
 #[derive(Default)]
 pub struct TextSink {
-    pub out: String,
+    blocks: Blocks,
     line: String,
     scratch: String,
+    context: BlockContext,
 }
 
 impl TextSink {
+    /// Ends the current line (a `br`, or text around a block element).
     pub fn end_line(&mut self) {
         let trimmed = self.line.trim_end();
         if !trimmed.is_empty() {
-            if !self.out.is_empty() {
-                self.out.push('\n');
-            }
-            self.out.push_str(trimmed);
+            let kind = self.context.line_kind();
+            self.blocks.push(kind, trimmed);
         }
         self.line.clear();
+    }
+
+    /// A block element opens: the line before it ends.
+    pub fn open_block(&mut self, tag: Tag) {
+        self.end_line();
+        self.context.open(tag);
+    }
+
+    /// A block element closes: its last line ends.
+    pub fn close_block(&mut self, tag: Tag) {
+        self.end_line();
+        self.context.close(tag);
     }
 
     /// Append raw (entity-encoded) text.
@@ -51,9 +66,9 @@ impl TextSink {
         }
     }
 
-    pub fn finish(mut self) -> String {
+    pub fn finish(mut self) -> Blocks {
         self.end_line();
-        self.out
+        self.blocks
     }
 }
 
@@ -68,11 +83,15 @@ pub fn emit_subtree(
     if root == NONE {
         return;
     }
-    // Iterative walk with parent/sibling links; blocks end a line on entry and on exit.
+    let is_block = |id: u32| {
+        let n = tree.node(id);
+        n.kind != Kind::Text && n.tag.is_block()
+    };
+    // Iterative walk with parent/sibling links; blocks open on entry and close on exit.
     let mut id = root;
     loop {
         let n = tree.node(id);
-        let mut descend = false;
+        let mut entered = false;
         match n.kind {
             Kind::Text => {
                 let (s, e) = (n.start as usize, (n.end as usize).min(buf.len()));
@@ -80,28 +99,29 @@ pub fn emit_subtree(
                     sink.push_raw(&buf[s..e]);
                 }
             }
-            _ => {
-                if id == root || !skip(id) {
-                    if n.tag.is_block() {
-                        sink.end_line();
-                    }
-                    descend = true;
+            _ if id == root || !skip(id) => {
+                if n.tag.is_block() {
+                    sink.open_block(n.tag);
                 }
+                entered = true;
             }
+            // A skipped block still separates the lines around it.
+            _ if n.tag.is_block() => sink.end_line(),
+            _ => {}
         }
-        if descend && n.first_child != NONE {
+        if entered && n.first_child != NONE {
             id = n.first_child;
             continue;
         }
+        if entered && is_block(id) {
+            sink.close_block(n.tag);
+        }
         // Leave `id` and its ancestors until one has a next sibling.
         loop {
-            let n = tree.node(id);
-            if n.kind != Kind::Text && n.tag.is_block() {
-                sink.end_line();
-            }
             if id == root {
                 return;
             }
+            let n = tree.node(id);
             if n.next != NONE {
                 id = n.next;
                 break;
@@ -109,6 +129,9 @@ pub fn emit_subtree(
             id = n.parent;
             if id == NONE {
                 return;
+            }
+            if is_block(id) {
+                sink.close_block(tree.node(id).tag);
             }
         }
     }

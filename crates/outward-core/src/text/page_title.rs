@@ -19,7 +19,7 @@ pub fn flat_text(buf: &[u8], start: usize, end: usize) -> String {
             sink.push_raw(&buf[tok.start as usize..tok.end as usize]);
         }
     }
-    sink.finish()
+    sink.finish().into_text()
 }
 
 /// Text of the page's first `<h1>`, if it has one.
