@@ -2,7 +2,9 @@
 CARGO ?= cargo
 DEV := ../shared/data/dev
 
-.PHONY: run test lint bench eval build
+PYENV := target/pyenv
+
+.PHONY: run test lint bench eval build pyenv
 
 build:
 	$(CARGO) build --release
@@ -12,10 +14,18 @@ run:
 	$(CARGO) run --release --quiet -- run --force --output out testdata/sample.warc.gz
 
 ## Format check, lints, and every test (release build: the eval bar test runs real data).
-test:
+## Tests that check outward against Python peers (warcio) use the venv below.
+test: pyenv
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
-	$(CARGO) test --release --workspace
+	OUTWARD_TEST_PYTHON=$(abspath $(PYENV))/bin/python $(CARGO) test --release --workspace
+
+## A Python venv with the test peers of tests/requirements.txt (rebuilt when it changes).
+pyenv: $(PYENV)/ready
+$(PYENV)/ready: tests/requirements.txt
+	python3 -m venv $(PYENV)
+	$(PYENV)/bin/python -m pip install --quiet --disable-pip-version-check -r tests/requirements.txt
+	touch $@
 
 lint:
 	$(CARGO) fmt --all --check

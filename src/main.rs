@@ -70,6 +70,15 @@ fn method_parser() -> clap::builder::PossibleValuesParser {
     )
 }
 
+/// An output format from the output crate's registry.
+fn output_format_parser() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(
+        outward_output::format::FORMATS
+            .iter()
+            .map(|f| clap::builder::PossibleValue::new(f.name).help(f.summary)),
+    )
+}
+
 /// A text format by name.
 fn format_parser() -> impl clap::builder::TypedValueParser<Value = Format> {
     use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
@@ -128,6 +137,9 @@ struct RunArgs {
     /// How the extracted blocks become each document's text.
     #[arg(long, value_parser = format_parser(), default_value = "text")]
     format: Format,
+    /// Output file format.
+    #[arg(long, value_parser = output_format_parser(), default_value = "dolma")]
+    output_format: String,
     /// zstd compression level of the shards.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(i32).range(1..=22))]
     zstd_level: i32,
@@ -290,8 +302,9 @@ fn run(args: RunArgs) -> ExitCode {
         None => inputs,
     };
     let mut config = args.method.config(args.output.clone(), args.threads);
-    config.zstd_level = args.zstd_level;
-    config.format = args.format;
+    config.output_options.zstd_level = args.zstd_level;
+    config.output_format = args.output_format.clone();
+    config.text_format = args.format;
     config.max_record_bytes = args.max_record_bytes;
     config.force = args.force;
 
@@ -455,7 +468,7 @@ fn truth_for(inputs: &[PathBuf], truths: &[PathBuf]) -> Result<Vec<PathBuf>, Str
         .map(|(i, input)| match truths.get(i) {
             Some(t) => Ok(t.clone()),
             None => {
-                let stem = outward_output::writer::output_stem(input);
+                let stem = outward_output::output_stem(input);
                 let t = input.with_file_name(format!("{stem}.truth.jsonl"));
                 if t.exists() {
                     Ok(t)

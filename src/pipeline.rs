@@ -14,8 +14,13 @@
 
 use outward_core::methods::{self, UnknownMethod};
 use outward_core::{ExtractOptions, Extractor, Format, Page, SiteContext};
+use outward_output::atomic::{remove_stale_temp_files, sha256_hex};
 use outward_output::document::{Document, Provenance};
-use outward_output::writer::{self, InputIdentity, Manifest, ManifestEntry, ShardWriter};
+use outward_output::format::{
+    self as output_format, OutputFormat, OutputOptions, ShardWrite, UnknownFormat,
+};
+use outward_output::manifest::{InputIdentity, Manifest, ManifestEntry};
+use outward_output::output_stem;
 use outward_warc::counts::{Counts, SkipReason};
 use outward_warc::decode::{self, DecodeOptions};
 use outward_warc::reader::{FileStatus, RawPage, ReadItem, ReaderOptions, Skip, WarcReader};
@@ -36,15 +41,16 @@ pub struct RunConfig {
     pub method: String,
     pub extract: ExtractOptions,
     /// How a document's blocks become its text.
-    pub format: Format,
+    pub text_format: Format,
     /// Worker threads (rayon pool size).
     pub threads: usize,
-    pub zstd_level: i32,
+    /// The output format's registry name (`dolma`, `wet`).
+    pub output_format: String,
+    /// Settings of the output formats (zstd level and frame size of `dolma`).
+    pub output_options: OutputOptions,
     pub max_record_bytes: u64,
     /// Reprocess inputs even when the manifest says they are done.
     pub force: bool,
-    /// Documents per zstd frame.
-    pub frame_docs: u64,
     /// Records between reader and writer, at most, over all inputs.
     pub window: usize,
     /// Payload bytes between reader and writer, at most, over all inputs.
@@ -60,12 +66,12 @@ impl RunConfig {
             output,
             method: methods::DEFAULT.to_string(),
             extract: ExtractOptions::default(),
-            format: Format::Text,
+            text_format: Format::Text,
             threads,
-            zstd_level: 3,
+            output_format: output_format::FORMATS[0].name.to_string(),
+            output_options: OutputOptions::default(),
             max_record_bytes: 16 << 20,
             force: false,
-            frame_docs: 1000,
             window: 0,
             inflight_bytes: 128 << 20,
         }
@@ -85,6 +91,11 @@ impl RunConfig {
         methods::build(&self.method, &self.extract)
     }
 
+    /// The configured output format.
+    pub fn output_format(&self) -> Result<Box<dyn OutputFormat>, UnknownFormat> {
+        output_format::build(&self.output_format, &self.output_options)
+    }
+
     /// Hash of every setting that changes output bytes (not threads, not paths, not options
     /// the method does not read).
     pub fn config_hash(&self) -> String {
@@ -92,15 +103,18 @@ impl RunConfig {
             .extractor()
             .map(|m| m.options_key())
             .unwrap_or_default();
+        let output = self
+            .output_format()
+            .map(|f| f.options_key())
+            .unwrap_or_default();
         let key = format!(
-            "outward {TOOL_VERSION}; method={}; options={options}; format={}; zstd={}; max_record_bytes={}; frame_docs={}",
+            "outward {TOOL_VERSION}; method={}; options={options}; format={}; output={}; {output}; max_record_bytes={}",
             self.method,
-            self.format.name(),
-            self.zstd_level,
+            self.text_format.name(),
+            self.output_format,
             self.max_record_bytes,
-            self.frame_docs
         );
-        writer::sha256_hex(&key)[..16].to_string()
+        sha256_hex(&key)[..16].to_string()
     }
 
     fn decode_options(&self) -> DecodeOptions {
@@ -172,7 +186,7 @@ pub fn select_shard(
 pub fn check_distinct_stems(inputs: &[PathBuf]) -> Result<(), SetupError> {
     let mut seen: BTreeMap<String, &PathBuf> = BTreeMap::new();
     for input in inputs {
-        let stem = writer::output_stem(input);
+        let stem = output_stem(input);
         if let Some(first) = seen.insert(stem.clone(), input) {
             return Err(SetupError::DuplicateStem {
                 stem,
@@ -361,17 +375,10 @@ pub trait DocSink {
     fn accept(&mut self, doc: Document) -> io::Result<()>;
 }
 
-/// Writes documents as JSON lines into a shard.
-pub struct ShardSink {
-    writer: ShardWriter,
-    line: Vec<u8>,
-}
-
-impl DocSink for ShardSink {
+/// Writes documents into an input's output file.
+impl DocSink for Box<dyn ShardWrite> {
     fn accept(&mut self, doc: Document) -> io::Result<()> {
-        self.line.clear();
-        doc.write_json_line(&mut self.line);
-        self.writer.write_line(&self.line)
+        self.write(&doc)
     }
 }
 
@@ -417,7 +424,7 @@ pub fn stream_input(
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let decode_options = config.decode_options();
-    let format = config.format;
+    let format = config.text_format;
     enum Msg {
         Item(u64, PageOutcome, u64, u64),
         End(u64, FileStatus),
@@ -620,6 +627,7 @@ pub enum SetupError {
     },
     Pool(String),
     Method(UnknownMethod),
+    OutputFormat(UnknownFormat),
 }
 
 impl std::fmt::Display for SetupError {
@@ -633,12 +641,13 @@ impl std::fmt::Display for SetupError {
                 second,
             } => write!(
                 f,
-                "inputs {} and {} would both write {stem}.jsonl.zst",
+                "inputs {} and {} would both write the output named {stem:?}",
                 first.display(),
                 second.display()
             ),
             SetupError::Pool(e) => write!(f, "cannot start worker threads: {e}"),
             SetupError::Method(e) => write!(f, "{e}"),
+            SetupError::OutputFormat(e) => write!(f, "{e}"),
         }
     }
 }
@@ -653,7 +662,7 @@ pub fn run(
     progress: &Progress,
 ) -> Result<Vec<InputReport>, SetupError> {
     std::fs::create_dir_all(&config.output).map_err(SetupError::OutputDir)?;
-    writer::remove_stale_temp_files(&config.output);
+    remove_stale_temp_files(&config.output);
     check_distinct_stems(inputs)?;
     let manifest = Mutex::new(Manifest::open(&config.output).map_err(SetupError::Manifest)?);
     let pool = rayon::ThreadPoolBuilder::new()
@@ -661,9 +670,16 @@ pub fn run(
         .thread_name(|i| format!("outward-worker-{i}"))
         .build()
         .map_err(|e| SetupError::Pool(e.to_string()))?;
-    let extractor = config.extractor().map_err(SetupError::Method)?;
-    let budget = Budget::new(config.effective_window(), config.inflight_bytes);
-    let config_hash = config.config_hash();
+    let shared = RunShared {
+        config,
+        config_hash: config.config_hash(),
+        extractor: config.extractor().map_err(SetupError::Method)?,
+        output_format: config.output_format().map_err(SetupError::OutputFormat)?,
+        pool,
+        budget: Budget::new(config.effective_window(), config.inflight_bytes),
+        progress,
+        manifest,
+    };
     // Several inputs at once keep many workers fed (one reader gunzips ~300 MB/s).
     let readers = (config.threads / 3).clamp(1, inputs.len().max(1));
     let next_input = AtomicUsize::new(0);
@@ -674,16 +690,7 @@ pub fn run(
                 loop {
                     let i = next_input.fetch_add(1, Ordering::Relaxed);
                     let Some(input) = inputs.get(i) else { break };
-                    let outcome = run_input(
-                        input,
-                        config,
-                        &config_hash,
-                        &*extractor,
-                        &pool,
-                        &budget,
-                        progress,
-                        &manifest,
-                    );
+                    let outcome = run_input(input, &shared);
                     progress.inputs_done.fetch_add(1, Ordering::Relaxed);
                     reports.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(InputReport {
                         input: input.clone(),
@@ -693,7 +700,10 @@ pub fn run(
             });
         }
     });
-    let mut manifest = manifest.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut manifest = shared
+        .manifest
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner());
     if let Err(e) = manifest.compact() {
         eprintln!("warn: could not compact manifest: {e}");
     }
@@ -705,17 +715,25 @@ pub fn run(
         .collect())
 }
 
-#[allow(clippy::too_many_arguments)]
-fn run_input(
-    input: &Path,
-    config: &RunConfig,
-    config_hash: &str,
-    extractor: &dyn Extractor,
-    pool: &rayon::ThreadPool,
-    budget: &Budget,
-    progress: &Progress,
-    manifest: &Mutex<Manifest>,
-) -> InputOutcome {
+/// What every input of a run shares.
+struct RunShared<'a> {
+    config: &'a RunConfig,
+    config_hash: String,
+    extractor: Box<dyn Extractor>,
+    output_format: Box<dyn OutputFormat>,
+    pool: rayon::ThreadPool,
+    budget: Budget,
+    progress: &'a Progress,
+    manifest: Mutex<Manifest>,
+}
+
+fn run_input(input: &Path, shared: &RunShared) -> InputOutcome {
+    let RunShared {
+        config,
+        config_hash,
+        manifest,
+        ..
+    } = shared;
     let identity = match InputIdentity::of(input) {
         Ok(id) => id,
         Err(e) => return InputOutcome::Failed(format!("cannot read input: {e}")),
@@ -726,25 +744,25 @@ fn run_input(
             return InputOutcome::Reused(entry.clone());
         }
     }
-    let output = writer::output_name(input);
-    let shard = match ShardWriter::create(
-        &config.output,
-        &output,
-        config.zstd_level,
-        config.frame_docs,
-    ) {
+    let stem = output_stem(input);
+    let output = shared.output_format.file_name(&stem);
+    let mut sink = match shared.output_format.create(&config.output, &stem) {
         Ok(w) => w,
         Err(e) => return InputOutcome::Failed(format!("cannot create output: {e}")),
     };
-    let mut sink = ShardSink {
-        writer: shard,
-        line: Vec::with_capacity(1 << 16),
-    };
-    let result = match stream_input(input, config, extractor, pool, budget, progress, &mut sink) {
+    let result = match stream_input(
+        input,
+        config,
+        &*shared.extractor,
+        &shared.pool,
+        &shared.budget,
+        shared.progress,
+        &mut sink,
+    ) {
         Ok(r) => r,
         Err(e) => return InputOutcome::Failed(e.to_string()),
     };
-    let info = match sink.writer.finish() {
+    let info = match sink.finish() {
         Ok(info) => info,
         Err(e) => return InputOutcome::Failed(format!("cannot finish output: {e}")),
     };
@@ -763,8 +781,8 @@ fn run_input(
         input: input.to_string_lossy().into_owned(),
         identity,
         output,
-        output_sha256: info.sha256,
-        output_bytes: info.bytes,
+        output_sha256: info.file.sha256,
+        output_bytes: info.file.bytes,
         counts: result.counts,
         status: status.to_string(),
         error,

@@ -866,7 +866,8 @@ fn usage_errors_exit_2() {
         ]);
         assert_eq!(code(&result), 2, "--shard {shard}: {}", describe(&result));
         assert!(
-            String::from_utf8_lossy(&result.stderr).contains("would both write x.jsonl.zst"),
+            String::from_utf8_lossy(&result.stderr)
+                .contains("would both write the output named \"x\""),
             "{}",
             describe(&result)
         );
@@ -1317,4 +1318,98 @@ fn peak_memory_stays_bounded_with_16mib_records() {
     let e = &manifest(&out)["big.jsonl.zst"];
     assert_eq!(e["counts"]["written"], 3);
     assert_eq!(e["counts"]["skipped"]["too_big"], 2);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Output formats
+
+/// The Python that has the test peers (`make test` sets `OUTWARD_TEST_PYTHON` to its venv),
+/// if it can import `module`.
+fn python_with(module: &str) -> Option<String> {
+    let python = std::env::var("OUTWARD_TEST_PYTHON").unwrap_or_else(|_| "python3".into());
+    let ok = Command::new(&python)
+        .args(["-c", &format!("import {module}")])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!("note: {python} cannot import {module} (run `make pyenv`): skipped");
+    }
+    ok.then_some(python)
+}
+
+/// Reads a WET file with warcio: one JSON line per record with its type, headers, text and
+/// whether the block digest verifies.
+const WARCIO_READ: &str = r#"
+import base64, hashlib, json, sys
+from warcio.archiveiterator import ArchiveIterator
+with open(sys.argv[1], "rb") as f:
+    for rec in ArchiveIterator(f):
+        body = rec.content_stream().read()
+        h = rec.rec_headers
+        digest = "sha1:" + base64.b32encode(hashlib.sha1(body).digest()).decode()
+        print(json.dumps({
+            "type": rec.rec_type,
+            "id": h.get_header("WARC-Record-ID"),
+            "refers_to": h.get_header("WARC-Refers-To"),
+            "uri": h.get_header("WARC-Target-URI"),
+            "date": h.get_header("WARC-Date"),
+            "content_type": h.get_header("Content-Type"),
+            "digest_ok": h.get_header("WARC-Block-Digest") in (None, digest),
+            "text": body.decode("utf-8"),
+        }))
+"#;
+
+#[test]
+fn wet_output_holds_the_same_documents_and_reads_with_warcio() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dolma, wet) = (tmp.path().join("dolma"), tmp.path().join("wet"));
+    run_into(&dolma, &[], &[&sample()], 0);
+    run_into(&wet, &["--output-format", "wet"], &[&sample()], 0);
+    let docs = docs(&dolma.join("sample.jsonl.zst"));
+    let wet_file = wet.join("sample.warc.wet.gz");
+    let entry = &manifest(&wet)["sample.warc.wet.gz"];
+    assert_eq!(entry["status"], "complete");
+    assert_eq!(entry["counts"]["written"], docs.len());
+    assert_ne!(
+        entry["config_hash"],
+        manifest(&dolma)["sample.jsonl.zst"]["config_hash"]
+    );
+    // A rerun finds the WET output complete and leaves it alone.
+    let again = run_into(&wet, &["--output-format", "wet"], &[&sample()], 0);
+    assert!(stdout(&again).contains("1 unchanged"), "{}", stdout(&again));
+    // Every record is its own gzip member: as many members as documents + the warcinfo.
+    let bytes = std::fs::read(&wet_file).unwrap();
+    let members = bytes
+        .windows(3)
+        .filter(|w| *w == [0x1f, 0x8b, 0x08])
+        .count();
+    assert!(members > docs.len(), "{members} gzip headers");
+
+    let Some(python) = python_with("warcio") else {
+        return;
+    };
+    let out = Command::new(python)
+        .args(["-c", WARCIO_READ])
+        .arg(&wet_file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", describe(&out));
+    let records: Vec<Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records.len(), docs.len() + 1);
+    assert_eq!(records[0]["type"], "warcinfo");
+    assert_eq!(records[0]["date"], docs[0]["created"]);
+    for (record, doc) in records[1..].iter().zip(&docs) {
+        assert_eq!(record["type"], "conversion");
+        assert_eq!(record["refers_to"], doc["id"]);
+        assert_eq!(record["uri"], doc["metadata"]["url"]);
+        assert_eq!(record["date"], doc["created"]);
+        assert_eq!(record["content_type"], "text/plain");
+        assert_eq!(record["digest_ok"], true, "{record}");
+        // warcio hands back the block; the record ends with CRLF CRLF after it.
+        assert_eq!(record["text"], doc["text"]);
+        assert_ne!(record["id"], doc["id"]);
+    }
 }

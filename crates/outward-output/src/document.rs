@@ -106,8 +106,33 @@ impl Document {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// A document as a WARC response would give it, numbered `n`.
+    pub(crate) fn sample_document(n: usize) -> Document {
+        let text = format!("Document {n} of the sample.\nIts second line, with ümlauts & <marks>.");
+        Document {
+            id: format!("<urn:uuid:doc-{n}>"),
+            source: SOURCE,
+            created: Some(format!("2024-05-18T05:13:{:02}Z", n % 60)),
+            metadata: Metadata {
+                url: Some(format!("https://example.com/page/{n}")),
+                title: Some(format!("Page {n}")),
+                warc_file: "in.warc.gz".into(),
+                warc_offset: 1000 * n as u64,
+                content_type: Some("text/html; charset=utf-8".into()),
+                charset: "UTF-8".into(),
+                charset_source: "utf8_valid".into(),
+                payload_digest: None,
+                extractor: "reverse".into(),
+                text_chars: text.chars().count() as u64,
+                nodes_parsed: 3,
+                nodes_total: 9,
+            },
+            text,
+        }
+    }
 
     #[test]
     fn json_line_has_dolma_fields_in_order() {

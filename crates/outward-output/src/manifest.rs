@@ -1,0 +1,299 @@
+//! The manifest of an output directory (`DIR/manifest.jsonl`): a line per finished input —
+//! its identity, its output file with SHA-256 and size, counts, status, tool version, config
+//! hash — appended and fsynced as each input finishes, compacted and sorted at the end of a
+//! run; and the resume decision made from it.
+//!
+//! Invariants: a line is appended only after its output file was renamed into place, so a run
+//! killed at any moment loses nothing and duplicates nothing when started again; every change
+//! of the file happens under the directory's lock, so concurrent jobs keep each other's lines.
+
+use crate::atomic::{AtomicFile, sha256_file};
+use outward_warc::counts::Counts;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Write};
+use std::path::Path;
+
+/// Name of the manifest inside the output directory.
+pub const MANIFEST: &str = "manifest.jsonl";
+
+/// Identity of an input file: a rerun treats it as the same input while all three match.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InputIdentity {
+    pub path: String,
+    pub size: u64,
+    pub mtime_ns: i128,
+}
+
+impl InputIdentity {
+    pub fn of(path: &Path) -> io::Result<InputIdentity> {
+        let meta = fs::metadata(path)?;
+        let canonical = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        let mtime_ns = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map(|d| d.as_nanos() as i128)
+            .unwrap_or(0);
+        Ok(InputIdentity {
+            path: canonical.to_string_lossy().into_owned(),
+            size: meta.len(),
+            mtime_ns,
+        })
+    }
+}
+
+/// One manifest line: the record of a finished input.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ManifestEntry {
+    pub input: String,
+    pub identity: InputIdentity,
+    pub output: String,
+    pub output_sha256: String,
+    pub output_bytes: u64,
+    pub counts: Counts,
+    /// "complete" or "partial".
+    pub status: String,
+    pub error: Option<String>,
+    pub error_offset: Option<u64>,
+    pub tool_version: String,
+    pub config_hash: String,
+}
+
+impl ManifestEntry {
+    pub fn is_complete(&self) -> bool {
+        self.status == "complete"
+    }
+}
+
+/// The manifest of an output directory.
+///
+/// Several processes may share one output directory (a Slurm array of `--shard` jobs): every
+/// change of the file happens under an exclusive lock on `DIR/.manifest.lock` (a file that is
+/// never replaced, unlike the manifest itself), and compaction re-reads the file under that
+/// lock, so no process drops another's lines.
+pub struct Manifest {
+    path: std::path::PathBuf,
+    lock_path: std::path::PathBuf,
+    /// Latest entry per canonical input path.
+    entries: BTreeMap<String, ManifestEntry>,
+}
+
+/// Latest entry per input in manifest text; unreadable lines (a torn last line after a
+/// crash) are ignored.
+fn parse_manifest(text: &str) -> BTreeMap<String, ManifestEntry> {
+    let mut entries = BTreeMap::new();
+    for line in text.lines() {
+        if let Ok(entry) = serde_json::from_str::<ManifestEntry>(line) {
+            entries.insert(entry.identity.path.clone(), entry);
+        }
+    }
+    entries
+}
+
+impl Manifest {
+    /// Reads `dir/manifest.jsonl` (absent is empty).
+    pub fn open(dir: &Path) -> io::Result<Manifest> {
+        let manifest = Manifest {
+            path: dir.join(MANIFEST),
+            lock_path: dir.join(".manifest.lock"),
+            entries: BTreeMap::new(),
+        };
+        let entries = manifest.locked(|| match fs::read_to_string(&manifest.path) {
+            Ok(text) => Ok(parse_manifest(&text)),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(BTreeMap::new()),
+            Err(e) => Err(e),
+        })?;
+        Ok(Manifest {
+            entries,
+            ..manifest
+        })
+    }
+
+    /// Runs `f` holding the directory's manifest lock (released when the handle closes).
+    fn locked<T>(&self, f: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
+        let lock = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&self.lock_path)?;
+        lock.lock()?;
+        let result = f();
+        drop(lock);
+        result
+    }
+
+    /// The entry that lets a rerun skip this input: same identity and config, complete, and
+    /// its output still there with the recorded checksum.
+    pub fn reusable(
+        &self,
+        dir: &Path,
+        identity: &InputIdentity,
+        config_hash: &str,
+    ) -> Option<&ManifestEntry> {
+        let entry = self.entries.get(&identity.path)?;
+        if &entry.identity != identity || entry.config_hash != config_hash || !entry.is_complete() {
+            return None;
+        }
+        let out = dir.join(&entry.output);
+        let meta = fs::metadata(&out).ok()?;
+        if meta.len() != entry.output_bytes {
+            return None;
+        }
+        (sha256_file(&out).ok()? == entry.output_sha256).then_some(entry)
+    }
+
+    /// Appends and fsyncs one line (a torn write leaves at most one unparseable last line).
+    pub fn append(&mut self, entry: ManifestEntry) -> io::Result<()> {
+        let mut line = serde_json::to_vec(&entry).map_err(io::Error::other)?;
+        line.push(b'\n');
+        self.locked(|| {
+            // A partial line left by a crash would glue onto this one: start on a fresh line.
+            if !ends_with_newline(&self.path) {
+                line.insert(0, b'\n');
+            }
+            let mut file = OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&self.path)?;
+            file.write_all(&line)?;
+            file.sync_data()
+        })?;
+        self.entries.insert(entry.identity.path.clone(), entry);
+        Ok(())
+    }
+
+    /// Rewrites the manifest with the latest entry per input, sorted by input path,
+    /// atomically, keeping the lines other processes appended meanwhile.
+    pub fn compact(&mut self) -> io::Result<()> {
+        let entries = self.locked(|| {
+            let entries = match fs::read_to_string(&self.path) {
+                Ok(text) => parse_manifest(&text),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => BTreeMap::new(),
+                Err(e) => return Err(e),
+            };
+            let dir = self.path.parent().unwrap_or(Path::new("."));
+            let mut out = AtomicFile::create(dir, MANIFEST)?;
+            for entry in entries.values() {
+                serde_json::to_writer(&mut out, entry).map_err(io::Error::other)?;
+                out.write_all(b"\n")?;
+            }
+            out.finish()?;
+            Ok(entries)
+        })?;
+        self.entries = entries;
+        Ok(())
+    }
+
+    pub fn entries(&self) -> impl Iterator<Item = &ManifestEntry> {
+        self.entries.values()
+    }
+}
+
+fn ends_with_newline(path: &Path) -> bool {
+    use std::io::{Seek, SeekFrom};
+    let Ok(mut f) = File::open(path) else {
+        return true;
+    };
+    if f.seek(SeekFrom::End(-1)).is_err() {
+        return true;
+    }
+    let mut b = [0u8; 1];
+    f.read_exact(&mut b).is_ok() && b[0] == b'\n'
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn manifest_reuse_rules() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("in.warc");
+        fs::write(&input, b"data").unwrap();
+        let identity = InputIdentity::of(&input).unwrap();
+        let mut w = AtomicFile::create(dir.path(), "in.jsonl.zst").unwrap();
+        w.write_all(b"{}\n").unwrap();
+        let info = w.finish().unwrap();
+        let entry = ManifestEntry {
+            input: "in.warc".into(),
+            identity: identity.clone(),
+            output: "in.jsonl.zst".into(),
+            output_sha256: info.sha256.clone(),
+            output_bytes: info.bytes,
+            counts: Counts::default(),
+            status: "complete".into(),
+            error: None,
+            error_offset: None,
+            tool_version: "t".into(),
+            config_hash: "c1".into(),
+        };
+        let mut m = Manifest::open(dir.path()).unwrap();
+        m.append(entry.clone()).unwrap();
+        drop(m);
+        // A torn line after a crash is ignored.
+        let mut f = OpenOptions::new()
+            .append(true)
+            .open(dir.path().join(MANIFEST))
+            .unwrap();
+        f.write_all(b"{\"input\":\"tor").unwrap();
+        drop(f);
+        let mut m = Manifest::open(dir.path()).unwrap();
+        assert!(m.reusable(dir.path(), &identity, "c1").is_some());
+        assert!(
+            m.reusable(dir.path(), &identity, "c2").is_none(),
+            "config change reprocesses"
+        );
+        // Corrupted output is not reusable.
+        fs::write(
+            &info.path,
+            b"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        )
+        .unwrap();
+        assert!(m.reusable(dir.path(), &identity, "c1").is_none());
+        // Appending after a torn line still yields parseable lines; compaction keeps one.
+        m.append(entry.clone()).unwrap();
+        m.compact().unwrap();
+        let text = fs::read_to_string(dir.path().join(MANIFEST)).unwrap();
+        assert_eq!(text.lines().count(), 1);
+        assert!(serde_json::from_str::<ManifestEntry>(text.lines().next().unwrap()).is_ok());
+    }
+
+    #[test]
+    fn compaction_keeps_lines_of_another_process() {
+        let dir = tempfile::tempdir().unwrap();
+        let entry = |path: &str| ManifestEntry {
+            input: path.into(),
+            identity: InputIdentity {
+                path: path.into(),
+                size: 1,
+                mtime_ns: 1,
+            },
+            output: format!("{path}.jsonl.zst"),
+            output_sha256: String::new(),
+            output_bytes: 0,
+            counts: Counts::default(),
+            status: "complete".into(),
+            error: None,
+            error_offset: None,
+            tool_version: "t".into(),
+            config_hash: "c".into(),
+        };
+        // Two jobs open the same directory, each appends its own input.
+        let mut a = Manifest::open(dir.path()).unwrap();
+        let mut b = Manifest::open(dir.path()).unwrap();
+        a.append(entry("/in/a")).unwrap();
+        b.append(entry("/in/b")).unwrap();
+        // Job a compacts knowing only its own entry: b's line must survive.
+        a.compact().unwrap();
+        b.compact().unwrap();
+        let text = fs::read_to_string(dir.path().join(MANIFEST)).unwrap();
+        let inputs: Vec<String> = text
+            .lines()
+            .map(|l| serde_json::from_str::<ManifestEntry>(l).unwrap().input)
+            .collect();
+        assert_eq!(inputs, ["/in/a", "/in/b"]);
+        assert_eq!(a.entries().count(), 2);
+    }
+}
