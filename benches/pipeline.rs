@@ -53,7 +53,8 @@ fn bench_pipeline(c: &mut Criterion) {
         config.force = true;
         let once = || {
             let progress = Progress::default();
-            let reports = pipeline::run(&inputs, &config, &progress).expect("run starts");
+            let reports =
+                pipeline::run(&inputs, &config, &progress, &pipeline::Silent).expect("run starts");
             assert!(reports.iter().all(|r| r.is_complete()));
             reports
         };

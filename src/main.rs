@@ -61,6 +61,15 @@ struct BenchArgs {
     max_mb: u64,
 }
 
+/// Prints the pipeline's events to stderr as warnings.
+struct StderrReporter;
+
+impl pipeline::Reporter for StderrReporter {
+    fn report(&self, event: &pipeline::Event) {
+        eprintln!("warn: {event}");
+    }
+}
+
 /// A method name from the core's registry; `--help` and errors list them with a line each.
 fn method_parser() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(
@@ -313,7 +322,7 @@ fn run(args: RunArgs) -> ExitCode {
     let cpu_start = cpu_seconds();
     let reports = {
         let _ticker = Ticker::start(progress.clone(), inputs.len() as u64);
-        pipeline::run(&inputs, &config, &progress)
+        pipeline::run(&inputs, &config, &progress, &StderrReporter)
     };
     let reports = match reports {
         Ok(r) => r,
@@ -513,18 +522,20 @@ fn eval(args: EvalArgs) -> ExitCode {
                 return ExitCode::from(2);
             }
         };
-        let (texts, result) = match pipeline::extract_texts(input, &config, &pool, &progress) {
-            Ok(r) => r,
-            Err(e) => {
-                eprintln!("error: {}: {e}", input.display());
-                complete = false;
-                continue;
-            }
-        };
+        let (texts, result) =
+            match pipeline::extract_texts(input, &config, &pool, &progress, &StderrReporter) {
+                Ok(r) => r,
+                Err(e) => {
+                    eprintln!("error: {}: {e}", input.display());
+                    complete = false;
+                    continue;
+                }
+            };
         if result.status != outward_warc::reader::FileStatus::Complete {
             complete = false;
         }
-        let predictions: HashMap<String, String> = texts.into_iter().collect();
+        let predictions: HashMap<String, String> =
+            texts.into_iter().map(|t| (t.id, t.text)).collect();
         reports.push(eval::score(&truth, &predictions));
     }
     let mut out = std::io::stdout().lock();

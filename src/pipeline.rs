@@ -30,6 +30,90 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
 
+/// What the pipeline tells its caller while it runs, besides the counters of [`Progress`]
+/// and the reports it returns. The CLI prints events to stderr; a library user may log or
+/// collect them. Called from worker and writer threads.
+pub trait Reporter: Sync {
+    fn report(&self, event: &Event);
+}
+
+/// A reporter that drops every event.
+pub struct Silent;
+
+impl Reporter for Silent {
+    fn report(&self, _event: &Event) {}
+}
+
+/// One thing worth telling: a bad record, a damaged input, a manifest problem.
+#[derive(Debug)]
+pub enum Event<'a> {
+    RecordSkipped(RecordSkipped<'a>),
+    SkipsNotReported(SkipsNotReported<'a>),
+    InputPartial(InputPartial<'a>),
+    ManifestNotCompacted(ManifestNotCompacted<'a>),
+}
+
+/// A record that gave no document for a reason worth a look (the first few of each input;
+/// the rest are counted by [`SkipsNotReported`]).
+#[derive(Debug)]
+pub struct RecordSkipped<'a> {
+    pub warc_file: &'a str,
+    pub offset: u64,
+    pub record_id: Option<&'a str>,
+    pub reason: SkipReason,
+    pub detail: &'a str,
+}
+
+/// How many more skipped records of an input were counted but not reported one by one.
+#[derive(Debug)]
+pub struct SkipsNotReported<'a> {
+    pub warc_file: &'a str,
+    pub count: u64,
+}
+
+/// An input whose records were read up to damage at `offset` (the good records are kept).
+#[derive(Debug)]
+pub struct InputPartial<'a> {
+    pub input: &'a Path,
+    pub offset: u64,
+    pub error: &'a str,
+}
+
+/// The manifest could not be compacted at the end of a run (its lines are all still there).
+#[derive(Debug)]
+pub struct ManifestNotCompacted<'a> {
+    pub error: &'a io::Error,
+}
+
+impl std::fmt::Display for Event<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Event::RecordSkipped(s) => write!(
+                f,
+                "{}@{} {}: {}: {}",
+                s.warc_file,
+                s.offset,
+                s.record_id.unwrap_or("-"),
+                s.reason.as_str(),
+                s.detail
+            ),
+            Event::SkipsNotReported(s) => write!(
+                f,
+                "{}: {} more bad records not logged",
+                s.warc_file, s.count
+            ),
+            Event::InputPartial(p) => write!(
+                f,
+                "{}: partial at byte {}: {}",
+                p.input.display(),
+                p.offset,
+                p.error
+            ),
+            Event::ManifestNotCompacted(m) => write!(f, "could not compact manifest: {}", m.error),
+        }
+    }
+}
+
 /// Tool version written into the manifest and the config hash.
 pub const TOOL_VERSION: &str = env!("CARGO_PKG_VERSION");
 
@@ -382,15 +466,25 @@ impl DocSink for Box<dyn ShardWrite> {
     }
 }
 
-/// Collects `(id, text)` pairs (for `outward eval`).
+/// A document's id (its WARC-Record-ID) and text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExtractedText {
+    pub id: String,
+    pub text: String,
+}
+
+/// Collects the documents' ids and texts (for `outward eval`).
 #[derive(Default)]
 pub struct TextCollector {
-    pub texts: Vec<(String, String)>,
+    pub texts: Vec<ExtractedText>,
 }
 
 impl DocSink for TextCollector {
     fn accept(&mut self, doc: Document) -> io::Result<()> {
-        self.texts.push((doc.id, doc.text));
+        self.texts.push(ExtractedText {
+            id: doc.id,
+            text: doc.text,
+        });
         Ok(())
     }
 }
@@ -407,15 +501,15 @@ pub struct StreamResult {
 const LOG_LIMIT: u64 = 10;
 
 /// Streams one input: reader thread → rayon pool → this thread, in order, into `sink`.
-pub fn stream_input(
-    path: &Path,
-    config: &RunConfig,
-    extractor: &dyn Extractor,
-    pool: &rayon::ThreadPool,
-    budget: &Budget,
-    progress: &Progress,
-    sink: &mut dyn DocSink,
-) -> io::Result<StreamResult> {
+fn stream_input(path: &Path, stages: &Stages, sink: &mut dyn DocSink) -> io::Result<StreamResult> {
+    let Stages {
+        config,
+        extractor,
+        pool,
+        budget,
+        progress,
+        reporter,
+    } = *stages;
     let reader_options = ReaderOptions {
         max_record_bytes: config.max_record_bytes,
     };
@@ -425,9 +519,15 @@ pub fn stream_input(
         .unwrap_or_default();
     let decode_options = config.decode_options();
     let format = config.text_format;
+    /// A record's result, by its sequence number in the input.
+    struct Processed {
+        outcome: PageOutcome,
+        payload_bytes: u64,
+        html_bytes: u64,
+    }
     enum Msg {
-        Item(u64, PageOutcome, u64, u64),
-        End(u64, FileStatus),
+        Item { seq: u64, processed: Processed },
+        End { records: u64, status: FileStatus },
         OpenFailed(io::Error),
     }
     let (tx, rx) = crossbeam_channel::unbounded::<Msg>();
@@ -469,24 +569,42 @@ pub fn stream_input(
                                 );
                                 // The writer waits for every job of its input: this send only
                                 // fails if the writer is gone, and then the result is moot.
-                                let _ = tx.send(Msg::Item(s, outcome, bytes, html_bytes));
+                                let processed = Processed {
+                                    outcome,
+                                    payload_bytes: bytes,
+                                    html_bytes,
+                                };
+                                let _ = tx.send(Msg::Item { seq: s, processed });
                             });
                         }
                         ReadItem::Skipped(skip) => {
                             budget.acquire(0);
-                            let _ = tx.send(Msg::Item(seq, PageOutcome::Skip(skip), 0, 0));
+                            let processed = Processed {
+                                outcome: PageOutcome::Skip(skip),
+                                payload_bytes: 0,
+                                html_bytes: 0,
+                            };
+                            let _ = tx.send(Msg::Item { seq, processed });
                         }
                     }
                     seq += 1;
                 }
             });
-            let _ = tx.send(Msg::End(seq, reader.status()));
+            let _ = tx.send(Msg::End {
+                records: seq,
+                status: reader.status(),
+            });
         });
-        let mut pending: BTreeMap<u64, (PageOutcome, u64, u64)> = BTreeMap::new();
+        let mut pending: BTreeMap<u64, Processed> = BTreeMap::new();
         let mut next = 0u64;
         let mut end: Option<(u64, FileStatus)> = None;
         loop {
-            while let Some((outcome, bytes, html_bytes)) = pending.remove(&next) {
+            while let Some(Processed {
+                outcome,
+                payload_bytes,
+                html_bytes,
+            }) = pending.remove(&next)
+            {
                 counts.records += 1;
                 counts.html_bytes += html_bytes;
                 match outcome {
@@ -512,19 +630,18 @@ pub fn stream_input(
                         if is_worth_logging(skip.reason) {
                             logged += 1;
                             if logged <= LOG_LIMIT {
-                                eprintln!(
-                                    "warn: {}@{} {}: {}: {}",
+                                reporter.report(&Event::RecordSkipped(RecordSkipped {
                                     warc_file,
-                                    skip.offset,
-                                    skip.record_id.as_deref().unwrap_or("-"),
-                                    skip.reason.as_str(),
-                                    skip.detail
-                                );
+                                    offset: skip.offset,
+                                    record_id: skip.record_id.as_deref(),
+                                    reason: skip.reason,
+                                    detail: &skip.detail,
+                                }));
                             }
                         }
                     }
                 }
-                budget.release(bytes);
+                budget.release(payload_bytes);
                 next += 1;
             }
             if let Some((last, status)) = &end
@@ -533,10 +650,10 @@ pub fn stream_input(
                 return Ok(status.clone());
             }
             match rx.recv() {
-                Ok(Msg::Item(seq, outcome, bytes, html_bytes)) => {
-                    pending.insert(seq, (outcome, bytes, html_bytes));
+                Ok(Msg::Item { seq, processed }) => {
+                    pending.insert(seq, processed);
                 }
-                Ok(Msg::End(last, status)) => end = Some((last, status)),
+                Ok(Msg::End { records, status }) => end = Some((records, status)),
                 Ok(Msg::OpenFailed(e)) => return Err(e),
                 // The reader thread ended without End: it panicked; keep what we have.
                 Err(_) => {
@@ -549,10 +666,10 @@ pub fn stream_input(
         }
     });
     if logged > LOG_LIMIT {
-        eprintln!(
-            "warn: {warc_file}: {} more bad records not logged",
-            logged - LOG_LIMIT
-        );
+        reporter.report(&Event::SkipsNotReported(SkipsNotReported {
+            warc_file: &warc_file,
+            count: logged - LOG_LIMIT,
+        }));
     }
     let mut status = status?;
     // A non-empty file in which no WARC record was found at all is not a WARC file.
@@ -660,6 +777,7 @@ pub fn run(
     inputs: &[PathBuf],
     config: &RunConfig,
     progress: &Progress,
+    reporter: &dyn Reporter,
 ) -> Result<Vec<InputReport>, SetupError> {
     std::fs::create_dir_all(&config.output).map_err(SetupError::OutputDir)?;
     remove_stale_temp_files(&config.output);
@@ -670,14 +788,19 @@ pub fn run(
         .thread_name(|i| format!("outward-worker-{i}"))
         .build()
         .map_err(|e| SetupError::Pool(e.to_string()))?;
+    let extractor = config.extractor().map_err(SetupError::Method)?;
+    let budget = Budget::new(config.effective_window(), config.inflight_bytes);
     let shared = RunShared {
-        config,
+        stages: Stages {
+            config,
+            extractor: &*extractor,
+            pool: &pool,
+            budget: &budget,
+            progress,
+            reporter,
+        },
         config_hash: config.config_hash(),
-        extractor: config.extractor().map_err(SetupError::Method)?,
         output_format: config.output_format().map_err(SetupError::OutputFormat)?,
-        pool,
-        budget: Budget::new(config.effective_window(), config.inflight_bytes),
-        progress,
         manifest,
     };
     // Several inputs at once keep many workers fed (one reader gunzips ~300 MB/s).
@@ -704,8 +827,10 @@ pub fn run(
         .manifest
         .into_inner()
         .unwrap_or_else(|e| e.into_inner());
-    if let Err(e) = manifest.compact() {
-        eprintln!("warn: could not compact manifest: {e}");
+    if let Err(error) = manifest.compact() {
+        reporter.report(&Event::ManifestNotCompacted(ManifestNotCompacted {
+            error: &error,
+        }));
     }
     Ok(reports
         .into_inner()
@@ -715,25 +840,33 @@ pub fn run(
         .collect())
 }
 
+/// The stages an input streams through, and who hears about it.
+#[derive(Clone, Copy)]
+struct Stages<'a> {
+    config: &'a RunConfig,
+    extractor: &'a dyn Extractor,
+    pool: &'a rayon::ThreadPool,
+    budget: &'a Budget,
+    progress: &'a Progress,
+    reporter: &'a dyn Reporter,
+}
+
 /// What every input of a run shares.
 struct RunShared<'a> {
-    config: &'a RunConfig,
+    stages: Stages<'a>,
     config_hash: String,
-    extractor: Box<dyn Extractor>,
     output_format: Box<dyn OutputFormat>,
-    pool: rayon::ThreadPool,
-    budget: Budget,
-    progress: &'a Progress,
     manifest: Mutex<Manifest>,
 }
 
 fn run_input(input: &Path, shared: &RunShared) -> InputOutcome {
     let RunShared {
-        config,
+        stages,
         config_hash,
         manifest,
         ..
     } = shared;
+    let config = stages.config;
     let identity = match InputIdentity::of(input) {
         Ok(id) => id,
         Err(e) => return InputOutcome::Failed(format!("cannot read input: {e}")),
@@ -750,15 +883,7 @@ fn run_input(input: &Path, shared: &RunShared) -> InputOutcome {
         Ok(w) => w,
         Err(e) => return InputOutcome::Failed(format!("cannot create output: {e}")),
     };
-    let result = match stream_input(
-        input,
-        config,
-        &*shared.extractor,
-        &shared.pool,
-        &shared.budget,
-        shared.progress,
-        &mut sink,
-    ) {
+    let result = match stream_input(input, stages, &mut sink) {
         Ok(r) => r,
         Err(e) => return InputOutcome::Failed(e.to_string()),
     };
@@ -771,11 +896,14 @@ fn run_input(input: &Path, shared: &RunShared) -> InputOutcome {
         FileStatus::Partial { offset, error } => ("partial", Some(error.clone()), Some(*offset)),
     };
     if let Some(err) = &error {
-        eprintln!(
-            "warn: {}: partial at byte {}: {err}",
-            input.display(),
-            error_offset.unwrap_or(0)
-        );
+        shared
+            .stages
+            .reporter
+            .report(&Event::InputPartial(InputPartial {
+                input,
+                offset: error_offset.unwrap_or(0),
+                error: err,
+            }));
     }
     let entry = ManifestEntry {
         input: input.to_string_lossy().into_owned(),
@@ -803,34 +931,98 @@ fn run_input(input: &Path, shared: &RunShared) -> InputOutcome {
     }
 }
 
-/// Extracts every document of one input into memory as `(WARC-Record-ID, text)`, in input
-/// order, with the same stages as `run` (for `outward eval`).
+/// Extracts every document of one input into memory, in input order, with the same stages
+/// as `run` (for `outward eval`).
 pub fn extract_texts(
     input: &Path,
     config: &RunConfig,
     pool: &rayon::ThreadPool,
     progress: &Progress,
-) -> io::Result<(Vec<(String, String)>, StreamResult)> {
+    reporter: &dyn Reporter,
+) -> io::Result<(Vec<ExtractedText>, StreamResult)> {
     let extractor = config
         .extractor()
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
     let budget = Budget::new(config.effective_window(), config.inflight_bytes);
-    let mut sink = TextCollector::default();
-    let result = stream_input(
-        input,
+    let stages = Stages {
         config,
-        &*extractor,
+        extractor: &*extractor,
         pool,
-        &budget,
+        budget: &budget,
         progress,
-        &mut sink,
-    )?;
+        reporter,
+    };
+    let mut sink = TextCollector::default();
+    let result = stream_input(input, &stages, &mut sink)?;
     Ok((sink.texts, result))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Keeps every event as `kind: message`.
+    #[derive(Default)]
+    struct Collect(Mutex<Vec<String>>);
+
+    impl Reporter for Collect {
+        fn report(&self, event: &Event) {
+            let kind = match event {
+                Event::RecordSkipped(_) => "skipped",
+                Event::SkipsNotReported(_) => "not reported",
+                Event::InputPartial(_) => "partial",
+                Event::ManifestNotCompacted(_) => "manifest",
+            };
+            self.0.lock().unwrap().push(format!("{kind}: {event}"));
+        }
+    }
+
+    #[test]
+    fn events_reach_the_reporter_rate_limited() {
+        let dir = tempfile::tempdir().unwrap();
+        // Twelve records over the size cap: ten reported one by one, two only counted.
+        let big = outward_testkit::big_records_warc(7, &[6000; 12]);
+        let big_path = dir.path().join("big.warc");
+        std::fs::write(&big_path, &big.bytes).unwrap();
+        // A file cut inside its 10th record: partial, the first nine pages kept.
+        let (cut, _) = outward_testkit::broken_truncated();
+        let cut_path = dir.path().join("cut.warc.gz");
+        std::fs::write(&cut_path, &cut).unwrap();
+        let mut config = RunConfig::new(dir.path().join("out"));
+        config.max_record_bytes = 5000;
+        config.threads = 2;
+        let reporter = Collect::default();
+        let reports = run(
+            &[big_path, cut_path],
+            &config,
+            &Progress::default(),
+            &reporter,
+        )
+        .unwrap();
+        assert_eq!(reports.len(), 2);
+        let events = reporter.0.into_inner().unwrap();
+        let skipped: Vec<&String> = events
+            .iter()
+            .filter(|e| e.starts_with("skipped: big.warc@"))
+            .collect();
+        assert_eq!(skipped.len(), LOG_LIMIT as usize, "{events:#?}");
+        assert!(
+            skipped.iter().all(|e| e.contains(" too_big: ")),
+            "{skipped:?}"
+        );
+        let first_id = &big.records.iter().find(|r| r.expect_doc).unwrap().id;
+        assert!(skipped[0].contains(first_id.as_str()), "{}", skipped[0]);
+        assert!(
+            events.contains(&"not reported: big.warc: 2 more bad records not logged".to_string()),
+            "{events:#?}"
+        );
+        assert!(
+            events
+                .iter()
+                .any(|e| e.starts_with("partial: ") && e.contains("cut.warc.gz: partial at byte")),
+            "{events:#?}"
+        );
+    }
 
     #[test]
     fn shard_selection_is_datatrove_rule() {
