@@ -98,13 +98,6 @@ pub fn deflate(data: &[u8]) -> Vec<u8> {
     enc.finish().expect("writing to a Vec")
 }
 
-/// Raw deflate without the zlib wrapper (some servers send this for `deflate`).
-pub fn deflate_raw(data: &[u8]) -> Vec<u8> {
-    let mut enc = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::default());
-    enc.write_all(data).expect("writing to a Vec");
-    enc.finish().expect("writing to a Vec")
-}
-
 /// Brotli (quality 5, window 22).
 pub fn brotli(data: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
@@ -393,15 +386,6 @@ impl WarcWriter {
         if let Some(r) = self.records.last_mut() {
             r.expect_doc = true;
         }
-    }
-
-    /// Bytes written so far.
-    pub fn len(&self) -> usize {
-        self.out.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.out.is_empty()
     }
 
     /// Writes one record: the WARC head (`WARC/1.0`, type, id, date, `extra` headers,
@@ -1217,19 +1201,6 @@ pub fn synthetic_warc_plain(seed: u64, pages: usize) -> Vec<u8> {
         &SynthOptions {
             pages,
             compression: Compression::None,
-            ..SynthOptions::default()
-        },
-    )
-    .bytes
-}
-
-/// Like [`synthetic_warc_gz`] but zstd-per-record `.warc.zst`.
-pub fn synthetic_warc_zst(seed: u64, pages: usize) -> Vec<u8> {
-    synthetic_warc(
-        seed,
-        &SynthOptions {
-            pages,
-            compression: Compression::Zstd,
             ..SynthOptions::default()
         },
     )

@@ -25,7 +25,7 @@
 //! Invariants: only R's subtree (plus the spine) is ever built;
 //! nodes_parsed ≤ nodes_total; never panics.
 
-use crate::html::clean::{Block, NO_BOILER};
+use crate::html::clean::{BlockStats, NO_BOILER};
 use crate::html::climb::RangeClimber;
 use crate::html::partial::PartialParse;
 use crate::html::tags::Tag;
@@ -87,10 +87,10 @@ impl BlockScores {
     /// `boiler(block)`: 0 = not boilerplate, otherwise the factor its good text keeps (0 =
     /// hard boilerplate, which also counts as bad text).
     fn new(
-        blocks: &[Block],
+        blocks: &[BlockStats],
         link_list_ratio: f64,
         link_list_bad: f64,
-        boiler: impl Fn(&Block) -> Option<f64>,
+        boiler: impl Fn(&BlockStats) -> Option<f64>,
     ) -> (Self, Vec<f64>) {
         let n = blocks.len();
         let mut s = BlockScores {
@@ -174,7 +174,7 @@ const SEED_WINDOW: usize = 4;
 /// neighbourhood (±`SEED_WINDOW` blocks, weights falling off with distance) plus their own.
 /// An article is a run of paragraphs; one long caption or notice alone is not. Falls back
 /// to the block with the most text outside links when nothing scores.
-fn rank_seeds(goods: &[f64], bads: &[f64], blocks: &[Block]) -> Vec<(usize, f64)> {
+fn rank_seeds(goods: &[f64], bads: &[f64], blocks: &[BlockStats]) -> Vec<(usize, f64)> {
     let n = goods.len();
     let mut ranked: Vec<(usize, f64)> = Vec::new();
     for i in 0..n {
@@ -319,7 +319,7 @@ impl Extractor for Reverse {
                     || plain_scores.range(r.start, r.end).good <= WEAK_HINT_MAX_SHARE * total_good
             })
             .collect();
-        let hinted = |b: &Block| b.boiler_id != NO_BOILER && hint_holds[b.boiler_id as usize];
+        let hinted = |b: &BlockStats| b.boiler_id != NO_BOILER && hint_holds[b.boiler_id as usize];
         // Seed choice: boilerplate hints are soft (a false hint on a page-wide wrapper must
         // not hide the article).
         let (seed_scores, goods) = BlockScores::new(

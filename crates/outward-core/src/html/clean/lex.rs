@@ -1,0 +1,352 @@
+//! Lexing for the cleaner: where markup starts and ends in the raw page (comments,
+//! doctype, processing instructions, start and end tags), tag names, the attributes the
+//! cleaner reads, and the end of raw-text content (`script`, `style`, `title`, ...).
+//!
+//! Invariants: every scan is forward, bounded by the input and total on any bytes; a
+//! construct left open at the end of the input ends the input.
+
+use super::*;
+
+/// Attributes of a start tag that the cleaner looks at.
+#[derive(Default)]
+pub(super) struct Attrs<'a> {
+    pub(super) id: &'a [u8],
+    pub(super) class: &'a [u8],
+    pub(super) role: &'a [u8],
+    pub(super) itemprop: &'a [u8],
+    pub(super) href: bool,
+    pub(super) hidden: bool,
+}
+
+pub(super) fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
+}
+
+/// Skip a bogus comment / doctype: to just past the next `>` (or the end).
+pub(super) fn skip_to_gt(src: &[u8], from: usize) -> usize {
+    match memchr(b'>', &src[from.min(src.len())..]) {
+        Some(at) => from + at + 1,
+        None => src.len(),
+    }
+}
+
+/// Scan a tag's attributes from `from` (just after the name) to just past its `>`,
+/// honouring quotes. `None` when the tag never ends (it and the rest are dropped, as
+/// browsers do).
+pub(super) fn scan_attrs<'a>(
+    src: &'a [u8],
+    from: usize,
+    mut sink: Option<(&mut Attrs<'a>, &mut bool)>,
+) -> Option<usize> {
+    let n = src.len();
+    let mut i = from;
+    loop {
+        while i < n && (is_ws(src[i]) || src[i] == b'/') {
+            if src[i] == b'/'
+                && src.get(i + 1) == Some(&b'>')
+                && let Some((_, sc)) = sink.as_mut()
+            {
+                **sc = true;
+            }
+            i += 1;
+        }
+        if i >= n {
+            return None;
+        }
+        if src[i] == b'>' {
+            return Some(i + 1);
+        }
+        let name_start = i;
+        i += 1;
+        while i < n && !is_ws(src[i]) && !matches!(src[i], b'/' | b'>' | b'=') {
+            i += 1;
+        }
+        let name = &src[name_start..i];
+        while i < n && is_ws(src[i]) {
+            i += 1;
+        }
+        let mut value: &[u8] = &[];
+        if i < n && src[i] == b'=' {
+            i += 1;
+            while i < n && is_ws(src[i]) {
+                i += 1;
+            }
+            if i >= n {
+                return None;
+            }
+            let q = src[i];
+            if q == b'"' || q == b'\'' {
+                let at = memchr(q, &src[i + 1..])?;
+                value = &src[i + 1..i + 1 + at];
+                i = i + 2 + at;
+            } else {
+                let vs = i;
+                while i < n && !is_ws(src[i]) && src[i] != b'>' {
+                    i += 1;
+                }
+                value = &src[vs..i];
+            }
+        }
+        if let Some((attrs, _)) = sink.as_mut() {
+            record_attr(attrs, name, value);
+        }
+    }
+}
+
+pub(super) fn record_attr<'a>(attrs: &mut Attrs<'a>, name: &[u8], value: &'a [u8]) {
+    match name.len() {
+        2 if name.eq_ignore_ascii_case(b"id") => attrs.id = value,
+        4 if name.eq_ignore_ascii_case(b"href") => attrs.href = true,
+        4 if name.eq_ignore_ascii_case(b"role") => attrs.role = value,
+        5 if name.eq_ignore_ascii_case(b"class") => attrs.class = value,
+        5 if name.eq_ignore_ascii_case(b"style") && style_hides(value) => attrs.hidden = true,
+        6 if name.eq_ignore_ascii_case(b"hidden") => attrs.hidden = true,
+        8 if name.eq_ignore_ascii_case(b"itemprop") => attrs.itemprop = value,
+        11 if name.eq_ignore_ascii_case(b"aria-hidden") && value.eq_ignore_ascii_case(b"true") => {
+            attrs.hidden = true
+        }
+        _ => {}
+    }
+}
+
+/// Where the raw text of an element named `name` ends: at `</name` followed by whitespace,
+/// `/` or `>` (case-insensitive), or at the end of input.
+pub(super) fn find_raw_end(src: &[u8], from: usize, name: &[u8]) -> usize {
+    let finder = memmem::Finder::new(b"</");
+    let mut i = from;
+    while let Some(at) = finder.find(&src[i..]) {
+        let p = i + at;
+        let name_at = p + 2;
+        let name_end = name_at + name.len();
+        if name_end <= src.len()
+            && src[name_at..name_end].eq_ignore_ascii_case(name)
+            && src
+                .get(name_end)
+                .is_none_or(|&b| is_ws(b) || b == b'/' || b == b'>')
+        {
+            return p;
+        }
+        i = p + 2;
+    }
+    src.len()
+}
+
+/// Skip an end tag starting at `at` (`</name ...>`), or nothing at the end of input.
+pub(super) fn skip_end_tag(src: &[u8], at: usize) -> usize {
+    if at >= src.len() {
+        return src.len();
+    }
+    skip_to_gt(src, at + 2)
+}
+
+/// The name of an unknown element as written to the cleaned buffer: lowercased, at most 64
+/// bytes, only letters, digits and `-_:.` (a `<` in a source name such as `<br<p>` must not
+/// reach the buffer).
+pub(super) fn canonical_name(raw: &[u8]) -> impl Iterator<Item = u8> + '_ {
+    raw.iter()
+        .take(64)
+        .map(|b| b.to_ascii_lowercase())
+        .filter(|&b| {
+            b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b':' | b'.') || b >= 0x80
+        })
+}
+
+impl Cleaner<'_> {
+    /// Handle the markup starting at `src[lt] == '<'`; returns where to continue.
+    pub(super) fn markup(&mut self, lt: usize) -> usize {
+        let src = self.src;
+        let n = src.len();
+        let next = src.get(lt + 1).copied().unwrap_or(0);
+        if next == b'!' {
+            if src[lt..].starts_with(b"<!--") {
+                let body = lt + 4;
+                // `<!-->` and `<!--->` are complete (empty) comments.
+                if src[body..].starts_with(b">") {
+                    return body + 1;
+                }
+                if src[body..].starts_with(b"->") {
+                    return body + 2;
+                }
+                return match memmem::find(&src[body..], b"-->") {
+                    Some(at) => body + at + 3,
+                    None => n,
+                };
+            }
+            return skip_to_gt(src, lt + 2);
+        }
+        if next == b'?' {
+            return skip_to_gt(src, lt + 2);
+        }
+        if next == b'/' {
+            let after = src.get(lt + 2).copied().unwrap_or(0);
+            if after.is_ascii_alphabetic() {
+                return self.end_tag(lt);
+            }
+            if after == b'>' {
+                return lt + 3;
+            }
+            if lt + 2 >= n {
+                self.text(lt, n);
+                return n;
+            }
+            return skip_to_gt(src, lt + 2);
+        }
+        if next.is_ascii_alphabetic() {
+            return self.start_tag(lt);
+        }
+        // A lone `<` is text.
+        self.text(lt, lt + 1);
+        lt + 1
+    }
+
+    pub(super) fn end_tag(&mut self, lt: usize) -> usize {
+        let src = self.src;
+        let name_start = lt + 2;
+        let mut j = name_start;
+        while j < src.len() && !is_ws(src[j]) && src[j] != b'/' && src[j] != b'>' {
+            j += 1;
+        }
+        let mut lower = [0u8; 16];
+        let raw = &src[name_start..j];
+        let tag = if raw.len() <= lower.len() {
+            for (d, s) in lower.iter_mut().zip(raw) {
+                *d = s.to_ascii_lowercase();
+            }
+            Tag::from_name(&lower[..raw.len()])
+        } else {
+            Tag::Other
+        };
+        let end = match scan_attrs(src, j, None) {
+            Some(e) => e,
+            None => return src.len(),
+        };
+        if matches!(tag, Tag::Body | Tag::Html) || tag.is_void() {
+            return end;
+        }
+        let lowered: Vec<u8>;
+        let name: &[u8] = if tag == Tag::Other {
+            lowered = canonical_name(raw).collect();
+            &lowered
+        } else {
+            &[]
+        };
+        let key = count_key(tag, name);
+        if self.open_counts[key as usize] == 0 {
+            return end;
+        }
+        let is_table_part = matches!(
+            tag,
+            Tag::Td
+                | Tag::Th
+                | Tag::Tr
+                | Tag::Tbody
+                | Tag::Thead
+                | Tag::Tfoot
+                | Tag::Caption
+                | Tag::Table
+        );
+        let found = self.find_open(
+            |c, e| e.matches(c, tag, name),
+            |e| {
+                if tag == Tag::Table {
+                    false
+                } else if is_table_part {
+                    e.tag == Tag::Table
+                } else {
+                    matches!(e.tag, Tag::Td | Tag::Th | Tag::Table | Tag::Caption)
+                }
+            },
+        );
+        if let Some(idx) = found {
+            self.pop_to(idx);
+        }
+        end
+    }
+
+    pub(super) fn start_tag(&mut self, lt: usize) -> usize {
+        let src = self.src;
+        let name_start = lt + 1;
+        let mut j = name_start;
+        while j < src.len() && !is_ws(src[j]) && src[j] != b'/' && src[j] != b'>' {
+            j += 1;
+        }
+        let raw = &src[name_start..j];
+        let mut lower = [0u8; 16];
+        let tag = if raw.len() <= lower.len() {
+            for (d, s) in lower.iter_mut().zip(raw) {
+                *d = s.to_ascii_lowercase();
+            }
+            Tag::from_name(&lower[..raw.len()])
+        } else {
+            Tag::Other
+        };
+        let mut attrs = Attrs::default();
+        let mut self_closing = false;
+        let end = match scan_attrs(src, j, Some((&mut attrs, &mut self_closing))) {
+            Some(e) => e,
+            None => return src.len(),
+        };
+
+        // Raw-text elements: their content is never markup.
+        let keep_noscript = tag == Tag::Noscript && self.opts.keep_noscript;
+        if tag == Tag::Noscript {
+            self.res.saw_noscript = true;
+        }
+        if (tag.is_raw_text() || tag == Tag::Noscript) && !keep_noscript {
+            let content_end = find_raw_end(src, end, raw);
+            let after = skip_end_tag(src, content_end);
+            if tag == Tag::Title {
+                if self.res.title.is_none()
+                    && self.open_counts[Tag::Svg as usize] == 0
+                    && self.open_counts[Tag::Math as usize] == 0
+                {
+                    let t = String::from_utf8_lossy(&src[end..content_end]);
+                    self.res.title = Some(t.into_owned());
+                }
+                return after;
+            }
+            if tag.is_removed() || tag == Tag::Noscript || self.suppress > 0 {
+                return after;
+            }
+            // xmp / plaintext: shown as text.
+            self.open_element(tag, raw, &attrs, false);
+            self.push_text(&src[end..content_end]);
+            if let Some(top) = self.stack.len().checked_sub(1) {
+                self.pop_to(top);
+            }
+            return after;
+        }
+
+        if tag.is_void() {
+            if self.suppress == 0 && matches!(tag, Tag::Br | Tag::Hr) {
+                if self.head_open() {
+                    self.close_head();
+                }
+                if tag == Tag::Hr {
+                    self.close_p();
+                }
+                self.emit_tag(tag, raw, &attrs, false, false);
+                self.res.nodes_total += 1;
+            }
+            return end;
+        }
+        let removed = (tag.is_removed() || attrs.hidden) && !matches!(tag, Tag::Html | Tag::Body);
+        if removed && self_closing {
+            // `<svg/>`: nothing to remove.
+            return end;
+        }
+        if self.head_open() && !is_head_content(tag) {
+            self.close_head();
+        }
+        if self.suppress == 0 {
+            if matches!(tag, Tag::Html | Tag::Body)
+                && self.open_counts[count_key(tag, &[]) as usize] > 0
+            {
+                return end;
+            }
+            self.implied_end_tags(tag);
+        }
+        self.open_element(tag, raw, &attrs, removed);
+        end
+    }
+}

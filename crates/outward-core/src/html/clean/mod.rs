@@ -1,0 +1,364 @@
+//! The cleaner: one forward pass over the raw page that makes reverse tokenizing sound and
+//! gathers the flat statistics the methods rank seeds by. It owns every HTML tokenizer rule
+//! that can only be decided reading forward.
+//!
+//! Output ([`Cleaned`]): a byte buffer of canonical markup where
+//! - comments, doctype, processing instructions, `head`, `script`, `style`, `template`,
+//!   `svg`, `math`, `iframe`, `select`, `textarea`, `button`, `object`, `canvas`,
+//!   `audio`/`video`, `noscript` (unless kept) and every element marked `hidden`,
+//!   `aria-hidden="true"` or `display:none` are gone with their content (`visibility:hidden`
+//!   stays: WeChat hides its articles that way until a script shows them)
+//!   (`form` is always kept: ASP.NET wraps whole pages in one);
+//! - `<` and `>` occur only as tag delimiters (text `<`/`>` become `&lt;`/`&gt;`), so a tag
+//!   ends at the first `>` and starts at the last `<` before it, in either direction;
+//! - tags are canonical: `<name` + flags (` h` href present, ` b` boilerplate hint,
+//!   ` g` content hint) + ` id="…"` / ` class="…"` (quote-free), `>`; names lowercased
+//!   (unknown names keep only letters, digits, `-_:.` and non-ASCII);
+//! - the markup is balanced: HTML's implied end tags (`p`, `li`, `dt`/`dd`, `tr`/`td`/`th`,
+//!   `option`, table sections, headings, nested `a`), misnesting and unclosed elements are
+//!   resolved here, stray end tags dropped, every non-void element gets exactly one end tag,
+//!   void elements (only `br`, `hr` are kept) none;
+//! - blank text runs are one space.
+//!
+//! Plus: every non-blank text run with its measures and flags (inside a link, inside a
+//! boilerplate-hinted element), block-level aggregates of those runs, the node count of the
+//! cleaned page, the page `<title>` and the first `<h1>`'s range.
+//!
+//! Split by job: `lex` (where markup starts and ends, tag names, attributes, raw text),
+//! `rules` (tree construction: implied end tags, the open-element stack), `hints`
+//! (boilerplate and content hints of attributes), `stats` (text runs and block statistics),
+//! `output` (canonical tags); this file drives the single pass.
+//!
+//! Invariants: linear time (stack searches are capped), no recursion, never panics.
+
+use crate::html::tags::Tag;
+use crate::html::textstats::{TextMeasure, measure};
+use memchr::{memchr, memchr2, memmem};
+
+mod hints;
+mod lex;
+mod output;
+mod rules;
+mod stats;
+
+use hints::*;
+use lex::*;
+use rules::*;
+
+/// Flag bits of text runs and blocks.
+pub const IN_LINK: u8 = 1;
+pub const IN_BOILER: u8 = 2;
+pub const IN_HEADING: u8 = 4;
+pub const IN_GOOD: u8 = 8;
+
+/// One non-blank text run of the cleaned buffer.
+#[derive(Debug, Clone, Copy)]
+pub struct TextRun {
+    pub start: u32,
+    pub end: u32,
+    pub measure: TextMeasure,
+    pub flags: u8,
+}
+
+/// The text runs between two block boundaries (a "line" of the rendered page).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BlockStats {
+    /// Start of the block's first text run in the cleaned buffer.
+    pub start: u32,
+    /// Start of the block's first run outside links (or the first run).
+    pub seed: u32,
+    pub weight: u32,
+    pub link_weight: u32,
+    pub punct: u32,
+    pub chars: u32,
+    pub flags: u8,
+    /// Innermost boilerplate-hinted ancestor (index into `Cleaned::boiler_ranges`), or
+    /// `NO_BOILER`.
+    pub boiler_id: u32,
+}
+
+/// A boilerplate-hinted element: its range in the buffer and whether the hint is strong
+/// (comment sections, `nav`/`aside`/`footer` tags) or weak (share, menu, banner, ...).
+#[derive(Debug, Clone, Copy)]
+pub struct BoilerRange {
+    pub start: u32,
+    pub end: u32,
+    pub strong: bool,
+}
+
+/// `BlockStats::boiler_id` of blocks outside boilerplate-hinted elements.
+pub const NO_BOILER: u32 = u32::MAX;
+
+/// What the cleaner produced for one page.
+#[derive(Debug, Default)]
+pub struct Cleaned {
+    pub buf: Vec<u8>,
+    pub runs: Vec<TextRun>,
+    pub blocks: Vec<BlockStats>,
+    /// Elements (start tags) + text runs (blank or not) in `buf`.
+    pub nodes_total: u64,
+    pub title: Option<String>,
+    /// Range of the first `<h1>` element in `buf` (start tag to end of end tag).
+    pub h1: Option<(u32, u32)>,
+    pub saw_noscript: bool,
+    /// Sum of the weights of all runs.
+    pub text_weight: u64,
+    /// `[start, end)` in `buf` of every boilerplate-hinted element.
+    pub boiler_ranges: Vec<BoilerRange>,
+}
+
+/// Cleaner settings.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CleanOptions {
+    /// Parse `<noscript>` content as markup and keep it.
+    pub keep_noscript: bool,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Open {
+    tag: Tag,
+    /// Key into `open_counts`.
+    key: u16,
+    /// Start tag written to the output (false inside removed content).
+    emitted: bool,
+    /// This element is removed with its content.
+    removed: bool,
+    link: bool,
+    boiler: bool,
+    good: bool,
+    /// Offset of the name in `names` (for `Tag::Other`).
+    name_off: u32,
+    name_len: u16,
+}
+
+struct Cleaner<'a> {
+    src: &'a [u8],
+    opts: CleanOptions,
+    out: Vec<u8>,
+    stack: Vec<Open>,
+    names: Vec<u8>,
+    open_counts: Vec<u32>,
+    suppress: u32,
+    link_depth: u32,
+    boiler_stack: Vec<u32>,
+    good_depth: u32,
+    heading_depth: u32,
+    run_start: Option<usize>,
+    block: BlockStats,
+    block_runs: u32,
+    res: Cleaned,
+    h1_open: Option<(usize, u32)>,
+    last_tag_len: usize,
+}
+
+impl<'a> Cleaner<'a> {
+    fn new(src: &'a [u8], opts: CleanOptions) -> Self {
+        Cleaner {
+            src,
+            opts,
+            out: Vec::with_capacity(src.len() / 2 + 64),
+            stack: Vec::with_capacity(64),
+            names: Vec::new(),
+            open_counts: vec![0; COUNT_SLOTS],
+            suppress: 0,
+            link_depth: 0,
+            boiler_stack: Vec::new(),
+            good_depth: 0,
+            heading_depth: 0,
+            run_start: None,
+            block: BlockStats {
+                boiler_id: NO_BOILER,
+                ..BlockStats::default()
+            },
+            block_runs: 0,
+            res: Cleaned::default(),
+            h1_open: None,
+            last_tag_len: 0,
+        }
+    }
+
+    fn run(mut self) -> Cleaned {
+        let src = self.src;
+        let n = src.len();
+        let mut i = 0;
+        while i < n {
+            let Some(rel) = memchr(b'<', &src[i..]) else {
+                self.text(i, n);
+                break;
+            };
+            let lt = i + rel;
+            if lt > i {
+                self.text(i, lt);
+            }
+            i = self.markup(lt);
+        }
+        self.finish_run();
+        while !self.stack.is_empty() {
+            self.pop_top();
+        }
+        self.flush_block();
+        self.res.buf = self.out;
+        self.res
+    }
+}
+
+/// Clean `html` (see the module docs).
+pub fn clean(html: &[u8], opts: CleanOptions) -> Cleaned {
+    Cleaner::new(html, opts).run()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cleaned(html: &str) -> String {
+        String::from_utf8(clean(html.as_bytes(), CleanOptions::default()).buf).unwrap()
+    }
+
+    #[test]
+    fn removes_comments_scripts_and_hidden() {
+        assert_eq!(
+            cleaned("a<!-- <p>x</p> -->b<script>if (a<b) '</div>'</script>c"),
+            "abc"
+        );
+        assert_eq!(cleaned("<div hidden><p>x</p></div>y"), "y");
+        assert_eq!(cleaned("<div style=\"DISPLAY: none\">x</div>y"), "y");
+        assert_eq!(cleaned("<span aria-hidden=\"true\">x</span>y"), "y");
+        assert_eq!(cleaned("<svg><text>x</text></svg><svg/>y"), "y");
+        assert_eq!(
+            cleaned("<select><option>o</select><button>b</button>y"),
+            "y"
+        );
+    }
+
+    #[test]
+    fn form_is_kept() {
+        assert_eq!(
+            cleaned("<form><p>in form</p></form>"),
+            "<form><p>in form</p></form>"
+        );
+    }
+
+    #[test]
+    fn escapes_angle_brackets_in_text_and_attributes() {
+        assert_eq!(cleaned("3 < 4 > 2"), "3 &lt; 4 &gt; 2");
+        assert_eq!(
+            cleaned("<p title=\"a>b\" class='x<y'>t</p>"),
+            "<p class=\"xy\">t</p>"
+        );
+    }
+
+    #[test]
+    fn void_elements_have_no_end_tag() {
+        assert_eq!(
+            cleaned("a<br>b<br/>c</br><img src=x><hr>"),
+            "a<br>b<br>c<hr>"
+        );
+    }
+
+    #[test]
+    fn implied_end_tags() {
+        assert_eq!(cleaned("<p>a<p>b"), "<p>a</p><p>b</p>");
+        assert_eq!(cleaned("<p>a<div>b</div>"), "<p>a</p><div>b</div>");
+        assert_eq!(
+            cleaned("<ul><li>a<li>b</ul>"),
+            "<ul><li>a</li><li>b</li></ul>"
+        );
+        assert_eq!(
+            cleaned("<dl><dt>a<dd>b<dt>c</dl>"),
+            "<dl><dt>a</dt><dd>b</dd><dt>c</dt></dl>"
+        );
+        assert_eq!(
+            cleaned("<table><tr><td>a<td>b<tr><td>c</table>"),
+            "<table><tr><td>a</td><td>b</td></tr><tr><td>c</td></tr></table>"
+        );
+        assert_eq!(cleaned("<h1>a<h2>b"), "<h1>a</h1><h2>b</h2>");
+        assert_eq!(cleaned("<a href=x>a<a href=y>b"), "<a h>a</a><a h>b</a>");
+    }
+
+    #[test]
+    fn misnested_and_stray_end_tags() {
+        assert_eq!(cleaned("<b><i>x</b>y</i>"), "<b><i>x</i></b>y");
+        assert_eq!(cleaned("</div>x</span>"), "x");
+        assert_eq!(cleaned("<div><span>x</div>"), "<div><span>x</span></div>");
+        // A `</div>` inside a cell does not close a div outside the table.
+        assert_eq!(
+            cleaned("<div><table><tr><td>x</div>y</td></tr></table></div>"),
+            "<div><table><tr><td>xy</td></tr></table></div>"
+        );
+    }
+
+    #[test]
+    fn unclosed_elements_close_at_the_end() {
+        assert_eq!(cleaned("<div><p>x"), "<div><p>x</p></div>");
+    }
+
+    #[test]
+    fn head_goes_title_is_captured() {
+        let c = clean(
+            b"<html><head><title>T &amp; U</title><meta x><link y></head><body>b</body></html>",
+            CleanOptions::default(),
+        );
+        assert_eq!(
+            String::from_utf8(c.buf).unwrap(),
+            "<html><body>b</body></html>"
+        );
+        assert_eq!(c.title.as_deref(), Some("T &amp; U"));
+        // A head that is never closed ends at the first body content.
+        assert_eq!(cleaned("<head><title>t</title><p>x"), "<p>x</p>");
+    }
+
+    #[test]
+    fn canonical_tags_carry_hints() {
+        assert_eq!(
+            cleaned("<DIV ID=main CLASS=\"post\"><A HREF=\"/x\">l</A></DIV>"),
+            "<div g id=\"main\" class=\"post\"><a h>l</a></div>"
+        );
+        assert_eq!(cleaned("<nav>n</nav>"), "<nav b>n</nav>");
+        assert_eq!(
+            cleaned("<div class=\"comments\">c</div>"),
+            "<div b class=\"comments\">c</div>"
+        );
+        assert_eq!(cleaned("<br<p>x"), "<brp>x</brp>");
+        let c = clean(
+            b"<div id=\"onetrust-consent-sdk\">c</div>",
+            CleanOptions::default(),
+        );
+        assert!(c.boiler_ranges[0].strong);
+    }
+
+    #[test]
+    fn noscript_dropped_or_kept() {
+        assert_eq!(cleaned("<noscript><p>x</p></noscript>y"), "y");
+        let kept = clean(
+            b"<noscript><p>x</p></noscript>y",
+            CleanOptions {
+                keep_noscript: true,
+            },
+        );
+        assert_eq!(kept.buf, b"<noscript><p>x</p></noscript>y");
+    }
+
+    #[test]
+    fn unterminated_constructs_end_the_input() {
+        assert_eq!(cleaned("a<!-- b"), "a");
+        assert_eq!(cleaned("a<script>b"), "a");
+        assert_eq!(cleaned("a<p title=\"b>c"), "a");
+        assert_eq!(cleaned("a<"), "a&lt;");
+    }
+
+    #[test]
+    fn runs_blocks_and_counts() {
+        let c = clean(
+            b"<div><p>Hello, <a href=x>world</a>.</p> <p>Two</p></div>",
+            CleanOptions::default(),
+        );
+        // Elements: div p a p = 4; text runs: "Hello, " "world" "." " " "Two" = 5.
+        assert_eq!(c.nodes_total, 9);
+        assert_eq!(c.runs.len(), 4);
+        assert_eq!(c.blocks.len(), 2);
+        assert_eq!(c.blocks[0].link_weight, 5);
+        assert_eq!(c.blocks[0].weight, 10);
+        assert_eq!(c.runs[1].flags & IN_LINK, IN_LINK);
+    }
+}

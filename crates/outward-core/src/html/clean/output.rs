@@ -1,0 +1,53 @@
+//! Canonical output: tags as the cleaned buffer holds them — lowercased name, flags (` h`
+//! href, ` b` boilerplate hint, ` g` content hint), then quote-free `id` and `class`.
+//!
+//! Invariants: no `<`, `>` or `"` inside a written tag but its delimiters.
+
+use super::*;
+
+impl Cleaner<'_> {
+    pub(super) fn emit_tag(
+        &mut self,
+        tag: Tag,
+        raw: &[u8],
+        attrs: &Attrs,
+        boiler: bool,
+        good: bool,
+    ) {
+        self.finish_run();
+        if tag.is_block() {
+            self.flush_block();
+        }
+        let tag_start = self.out.len();
+        let out = &mut self.out;
+        out.push(b'<');
+        if tag == Tag::Other {
+            out.extend(canonical_name(raw));
+        } else {
+            out.extend(raw.iter().map(|b| b.to_ascii_lowercase()));
+        }
+        if attrs.href {
+            out.extend_from_slice(b" h");
+        }
+        if boiler {
+            out.extend_from_slice(b" b");
+        }
+        if good {
+            out.extend_from_slice(b" g");
+        }
+        for (key, value) in [(&b" id=\""[..], attrs.id), (&b" class=\""[..], attrs.class)] {
+            if !value.is_empty() {
+                out.extend_from_slice(key);
+                out.extend(
+                    value
+                        .iter()
+                        .take(200)
+                        .filter(|&&b| b != b'"' && b != b'<' && b != b'>'),
+                );
+                out.push(b'"');
+            }
+        }
+        out.push(b'>');
+        self.last_tag_len = self.out.len() - tag_start;
+    }
+}
