@@ -11,6 +11,8 @@
 //!   are between reader and writer at any time, whatever the input size (shared by all inputs).
 //! - Every record read lands in exactly one [`Counts`] bucket; a bad record or a panicking
 //!   extractor is a counted skip, never the end of the run.
+//! - Nothing here prints: what is worth telling goes to the caller's [`Reporter`] as a named
+//!   [`Event`].
 
 use outward_core::methods::{self, UnknownMethod};
 use outward_core::{ExtractOptions, Extractor, Format, Page, SiteContext};
