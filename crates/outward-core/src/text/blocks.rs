@@ -46,12 +46,18 @@ impl Blocks {
     /// trimmed and never empty); a line that breaks this is split or dropped, never kept as is.
     pub fn push(&mut self, kind: BlockKind, text: &str) {
         for line in text.split('\n').map(str::trim).filter(|l| !l.is_empty()) {
-            if !self.text.is_empty() {
-                self.text.push('\n');
-            }
-            self.text.push_str(line);
-            self.spans.push((kind, self.text.len()));
+            self.push_line(kind, line);
         }
+    }
+
+    /// Appends a line the emitter made: non-empty, trimmed, no `\n` (not checked again).
+    pub(crate) fn push_line(&mut self, kind: BlockKind, line: &str) {
+        debug_assert!(!line.is_empty() && !line.contains('\n') && line.trim() == line);
+        if !self.text.is_empty() {
+            self.text.push('\n');
+        }
+        self.text.push_str(line);
+        self.spans.push((kind, self.text.len()));
     }
 
     pub fn len(&self) -> usize {

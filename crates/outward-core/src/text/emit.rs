@@ -26,7 +26,7 @@ impl TextSink {
         let trimmed = self.line.trim_end();
         if !trimmed.is_empty() {
             let kind = self.context.line_kind();
-            self.blocks.push(kind, trimmed);
+            self.blocks.push_line(kind, trimmed);
         }
         self.line.clear();
     }

@@ -29,6 +29,7 @@ impl<'a> ForwardTokenizer<'a> {
 impl Iterator for ForwardTokenizer<'_> {
     type Item = Token;
 
+    #[inline]
     fn next(&mut self) -> Option<Token> {
         let buf = self.buf;
         let start = self.pos;

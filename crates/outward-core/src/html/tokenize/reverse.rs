@@ -35,6 +35,7 @@ impl<'a> ReverseTokenizer<'a> {
 impl Iterator for ReverseTokenizer<'_> {
     type Item = Token;
 
+    #[inline]
     fn next(&mut self) -> Option<Token> {
         let buf = self.buf;
         let end = self.pos;
