@@ -194,6 +194,10 @@ struct EvalArgs {
     /// Print the scores as JSON.
     #[arg(long)]
     json: bool,
+    /// Also list the N worst pages of the bag-scored sets (lowest F1, then recall) with
+    /// their recall, precision, nodes parsed and the start of their text.
+    #[arg(long, value_name = "N")]
+    worst: Option<usize>,
 }
 
 fn parse_shard(s: &str) -> Result<(usize, usize), String> {
@@ -513,6 +517,7 @@ fn eval(args: EvalArgs) -> ExitCode {
     };
     let progress = Progress::default();
     let mut reports = Vec::new();
+    let mut worst: Vec<WorstPage> = Vec::new();
     let mut complete = true;
     for (input, truth_path) in args.inputs.iter().zip(&truths) {
         let truth = match eval::TruthSet::load(truth_path) {
@@ -534,9 +539,17 @@ fn eval(args: EvalArgs) -> ExitCode {
         if result.status != outward_warc::reader::FileStatus::Complete {
             complete = false;
         }
-        let predictions: HashMap<String, String> =
-            texts.into_iter().map(|t| (t.id, t.text)).collect();
-        reports.push(eval::score(&truth, &predictions));
+        let predictions: HashMap<String, String> = texts
+            .iter()
+            .map(|t| (t.id.clone(), t.text.clone()))
+            .collect();
+        let report = eval::score(&truth, &predictions);
+        if let Some(n) = args.worst
+            && !report.is_snippets()
+        {
+            collect_worst(&report, texts, n, &mut worst);
+        }
+        reports.push(report);
     }
     let mut out = std::io::stdout().lock();
     if args.json {
@@ -545,11 +558,93 @@ fn eval(args: EvalArgs) -> ExitCode {
         let _ = writeln!(out, "method {}", config.method);
         let _ = write!(out, "{}", eval::render_table(&reports));
     }
+    if let Some(n) = args.worst {
+        worst.truncate(n);
+        let _ = writeln!(
+            out,
+            "\nworst {} pages (F1, then recall):\n{:<16} {:>5} {:>5} {:>5} {:>11}  record / url / text",
+            worst.len(),
+            "dataset",
+            "R",
+            "P",
+            "F1",
+            "nodes"
+        );
+        for w in &worst {
+            let _ = writeln!(
+                out,
+                "{:<16} {:>5.3} {:>5.3} {:>5.3} {:>5}/{:<5}  {}\n{:>48}  {}\n{:>48}  {}",
+                w.dataset,
+                w.r,
+                w.p,
+                w.f1,
+                w.nodes_parsed,
+                w.nodes_total,
+                w.record_id,
+                "",
+                w.url.as_deref().unwrap_or("-"),
+                "",
+                w.text_start
+            );
+        }
+    }
     if complete {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
     }
+}
+
+/// A badly extracted page, for `eval --worst`.
+struct WorstPage {
+    dataset: String,
+    record_id: String,
+    url: Option<String>,
+    p: f64,
+    r: f64,
+    f1: f64,
+    nodes_parsed: u64,
+    nodes_total: u64,
+    /// The first characters of the extracted text, on one line.
+    text_start: String,
+}
+
+/// Merges the `n` worst scored pages of `report` into `worst` (kept sorted, at most `n`).
+fn collect_worst(
+    report: &eval::DatasetReport,
+    texts: Vec<pipeline::ExtractedText>,
+    n: usize,
+    worst: &mut Vec<WorstPage>,
+) {
+    let mut by_id: HashMap<String, pipeline::ExtractedText> =
+        texts.into_iter().map(|t| (t.id.clone(), t)).collect();
+    for doc in report.docs.iter().filter(|d| !d.truth_empty) {
+        let (p, r, f1) = doc.prf();
+        let extracted = by_id.remove(&doc.warc_record_id);
+        let text: String = extracted
+            .as_ref()
+            .map(|t| {
+                t.text
+                    .chars()
+                    .take(100)
+                    .collect::<String>()
+                    .replace('\n', " | ")
+            })
+            .unwrap_or_default();
+        worst.push(WorstPage {
+            dataset: report.name.clone(),
+            record_id: doc.warc_record_id.clone(),
+            url: extracted.as_ref().and_then(|t| t.url.clone()),
+            p,
+            r,
+            f1,
+            nodes_parsed: extracted.as_ref().map_or(0, |t| t.nodes_parsed),
+            nodes_total: extracted.as_ref().map_or(0, |t| t.nodes_total),
+            text_start: text,
+        });
+    }
+    worst.sort_by(|a, b| a.f1.total_cmp(&b.f1).then(a.r.total_cmp(&b.r)));
+    worst.truncate(n);
 }
 
 fn bench(args: BenchArgs) -> ExitCode {

@@ -468,11 +468,14 @@ impl DocSink for Box<dyn ShardWrite> {
     }
 }
 
-/// A document's id (its WARC-Record-ID) and text.
+/// A document's id (its WARC-Record-ID), text, and what `outward eval --worst` shows of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExtractedText {
     pub id: String,
     pub text: String,
+    pub url: Option<String>,
+    pub nodes_parsed: u64,
+    pub nodes_total: u64,
 }
 
 /// Collects the documents' ids and texts (for `outward eval`).
@@ -486,6 +489,9 @@ impl DocSink for TextCollector {
         self.texts.push(ExtractedText {
             id: doc.id,
             text: doc.text,
+            url: doc.metadata.url,
+            nodes_parsed: doc.metadata.nodes_parsed,
+            nodes_total: doc.metadata.nodes_total,
         });
         Ok(())
     }

@@ -152,3 +152,19 @@ fn dragnet_partial_parse_fraction() {
         "median parsed fraction {median:.3} above the 0.5 bar"
     );
 }
+
+#[test]
+fn eval_reports_misses_and_lists_worst_pages() {
+    let Some(dir) = dev_dir() else { return };
+    let out = Command::new(env!("CARGO_BIN_EXE_outward"))
+        .args(["eval", "--worst", "3"])
+        .arg(dir.join("cleanportaleval.warc.gz"))
+        .output()
+        .expect("run outward eval");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("recall < 0.5 on "), "{text}");
+    assert!(text.contains("\nworst 3 pages (F1, then recall):\n"), "{text}");
+    let records = text.lines().filter(|l| l.contains("<urn:uuid:")).count();
+    assert_eq!(records, 3, "{text}");
+}

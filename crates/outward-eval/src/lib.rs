@@ -589,6 +589,37 @@ pub struct Summary {
     pub missing: usize,
     /// Snippet-scored (micro over must-include / must-exclude snippets).
     pub snippets: bool,
+    /// Documents whose prediction holds less than half of the main text (recall < 0.5),
+    /// among those whose truth has text: the pages a corpus loses.
+    pub misses: usize,
+    /// Documents with F1 < 0.5, among those whose truth has text.
+    pub low_f1: usize,
+    /// Documents whose truth has text (the denominator of the two rates).
+    pub scorable: usize,
+}
+
+impl Summary {
+    /// Share of documents with recall < 0.5.
+    pub fn miss_rate(&self) -> Option<f64> {
+        (self.scorable > 0).then(|| self.misses as f64 / self.scorable as f64)
+    }
+
+    /// Share of documents with F1 < 0.5.
+    pub fn low_f1_rate(&self) -> Option<f64> {
+        (self.scorable > 0).then(|| self.low_f1 as f64 / self.scorable as f64)
+    }
+}
+
+/// (misses, low F1, scorable) over `docs`.
+fn miss_counts<'a>(docs: impl IntoIterator<Item = &'a DocScore>) -> (usize, usize, usize) {
+    let (mut misses, mut low, mut scorable) = (0, 0, 0);
+    for d in docs.into_iter().filter(|d| !d.truth_empty) {
+        let (_, r, f) = d.prf();
+        scorable += 1;
+        misses += usize::from(r < 0.5);
+        low += usize::from(f < 0.5);
+    }
+    (misses, low, scorable)
 }
 
 /// score.py's `summarize`: if any document is snippet-scored, micro over those only;
@@ -615,7 +646,11 @@ pub fn summarize<'a>(docs: impl IntoIterator<Item = &'a DocScore> + Clone) -> Su
             }
         }
         let (p, r, f) = micro(tp, fn_, fp);
+        let (misses, low_f1, scorable) = miss_counts(snip.iter().copied());
         return Summary {
+            misses,
+            low_f1,
+            scorable,
             n: snip.len(),
             p: Some(p),
             r: Some(r),
@@ -627,6 +662,7 @@ pub fn summarize<'a>(docs: impl IntoIterator<Item = &'a DocScore> + Clone) -> Su
         };
     }
     let (mut n, mut sp, mut sr, mut sf, mut ep, mut et) = (0usize, 0.0, 0.0, 0.0, 0, 0);
+    let docs_again = docs.clone();
     for d in docs {
         let (p, r, f) = d.prf();
         n += 1;
@@ -637,7 +673,11 @@ pub fn summarize<'a>(docs: impl IntoIterator<Item = &'a DocScore> + Clone) -> Su
         et += usize::from(d.truth_empty);
     }
     let avg = |s: f64| (n > 0).then(|| s / n as f64);
+    let (misses, low_f1, scorable) = miss_counts(docs_again);
     Summary {
+        misses,
+        low_f1,
+        scorable,
         n,
         p: avg(sp),
         r: avg(sr),
@@ -757,10 +797,15 @@ pub fn macro_bag_f1(reports: &[DatasetReport]) -> Option<(usize, f64)> {
 }
 
 fn table_row(name: &str, s: &Summary) -> String {
+    let pct = |x: Option<f64>| x.map_or("-".to_string(), |x| format!("{:.1}%", 100.0 * x));
     match (s.p, s.r, s.f1) {
         (Some(p), Some(r), Some(f)) if s.n > 0 => format!(
-            "{name:<24} {:>6} {p:>7.4} {r:>7.4} {f:>7.4} {:>6} {:>7}\n",
-            s.n, s.empty_pred, s.missing
+            "{name:<24} {:>6} {p:>7.4} {r:>7.4} {f:>7.4} {:>6} {:>7} {:>6} {:>6}\n",
+            s.n,
+            s.empty_pred,
+            s.missing,
+            pct(s.miss_rate()),
+            pct(s.low_f1_rate())
         ),
         _ => format!("{name:<24} {:>6}\n", 0),
     }
@@ -771,8 +816,8 @@ fn table_row(name: &str, s: &Summary) -> String {
 /// snippet-scored datasets, and the macro F1 over the bag-scored datasets.
 pub fn render_table(reports: &[DatasetReport]) -> String {
     let mut out = format!(
-        "{:<24} {:>6} {:>7} {:>7} {:>7} {:>6} {:>7}\n",
-        "dataset", "docs", "P", "R", "F1", "empty", "missing"
+        "{:<24} {:>6} {:>7} {:>7} {:>7} {:>6} {:>7} {:>6} {:>6}\n",
+        "dataset", "docs", "P", "R", "F1", "empty", "missing", "R<.5", "F1<.5"
     );
     for r in reports {
         out.push_str(&table_row(&r.name, &r.summary));
@@ -797,7 +842,28 @@ pub fn render_table(reports: &[DatasetReport]) -> String {
     if let Some((n, f)) = macro_bag_f1(reports) {
         out.push_str(&format!("macro over {n} bag-scored datasets: F1 {f:.3}\n"));
     }
+    let bag = bag_miss_summary(reports);
+    if let (Some(miss), Some(low)) = (bag.miss_rate(), bag.low_f1_rate()) {
+        out.push_str(&format!(
+            "over the bag-scored datasets' pages: recall < 0.5 on {:.1}% ({} of {}), F1 < 0.5 on {:.1}% ({})\n",
+            100.0 * miss,
+            bag.misses,
+            bag.scorable,
+            100.0 * low,
+            bag.low_f1
+        ));
+    }
     out
+}
+
+/// Misses and low-F1 pages pooled over the bag-scored datasets (the misses bar's measure).
+pub fn bag_miss_summary(reports: &[DatasetReport]) -> Summary {
+    summarize(
+        reports
+            .iter()
+            .filter(|r| !r.is_snippets())
+            .flat_map(|r| &r.docs),
+    )
 }
 
 fn summary_json(s: &Summary) -> Value {
@@ -809,6 +875,10 @@ fn summary_json(s: &Summary) -> Value {
     m.insert("empty_pred".into(), json!(s.empty_pred));
     m.insert("empty_truth".into(), json!(s.empty_truth));
     m.insert("missing".into(), json!(s.missing));
+    m.insert("misses".into(), json!(s.misses));
+    m.insert("miss_rate".into(), json!(s.miss_rate()));
+    m.insert("low_f1".into(), json!(s.low_f1));
+    m.insert("low_f1_rate".into(), json!(s.low_f1_rate()));
     if s.snippets {
         m.insert(
             "kind".into(),
@@ -836,12 +906,52 @@ pub fn render_json(reports: &[DatasetReport]) -> Value {
         "datasets": datasets,
         "overall": summary_json(&overall(reports)),
         "macro_bag_f1": macro_bag_f1(reports).map(|(n, f)| json!({"n": n, "F1": f})),
+        "bag_pages": summary_json(&bag_miss_summary(reports)),
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn misses_count_pages_that_keep_under_half_of_the_main_text() {
+        let truth = TruthSet {
+            name: "t".into(),
+            path: PathBuf::new(),
+            records: ["one two three four", "alpha beta gamma delta", "x y", ""]
+                .iter()
+                .enumerate()
+                .map(|(i, t)| TruthRecord {
+                    id: i.to_string(),
+                    warc_record_id: format!("r{i}"),
+                    lang: None,
+                    truth_kind: "text".into(),
+                    truth: t.to_string(),
+                    with: vec![],
+                    without: vec![],
+                })
+                .collect(),
+        };
+        let predictions: HashMap<String, String> = [
+            ("r0", "one two three four"),            // R 1, F1 1
+            ("r1", "alpha and lots of other words"), // R 0.25: a miss, F1 < 0.5
+            ("r2", "x y z w v u t s"),               // R 1, P 0.25: F1 0.4 < 0.5, not a miss
+            ("r3", "anything"),                      // empty truth: not counted
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        let report = score(&truth, &predictions);
+        let s = &report.summary;
+        assert_eq!((s.misses, s.low_f1, s.scorable), (1, 2, 3));
+        assert_eq!(s.miss_rate(), Some(1.0 / 3.0));
+        let table = render_table(std::slice::from_ref(&report));
+        assert!(table.contains(" 33.3%  66.7%\n"), "{table}");
+        let json = render_json(&[report]);
+        assert_eq!(json["datasets"]["t"]["misses"], 1);
+        assert_eq!(json["bag_pages"]["low_f1"], 2);
+    }
 
     fn toks(s: &str) -> Vec<String> {
         tokenize(s)
@@ -988,17 +1098,15 @@ mod tests {
         let lines: Vec<&str> = table.lines().collect();
         assert_eq!(
             lines[0],
-            "dataset                    docs       P       R      F1  empty missing"
+            "dataset                    docs       P       R      F1  empty missing   R<.5  F1<.5"
         );
-        assert_eq!(
-            lines[1],
-            format!(
-                "bag                           3  {:.4}  {:.4}  {:.4}      1       1",
-                b.p.unwrap(),
-                b.r.unwrap(),
-                b.f1.unwrap()
-            )
+        let bag_row = format!(
+            "bag                           3  {:.4}  {:.4}  {:.4}      1       1 ",
+            b.p.unwrap(),
+            b.r.unwrap(),
+            b.f1.unwrap()
         );
+        assert!(lines[1].starts_with(&bag_row), "{}", lines[1]);
         assert!(lines[2].starts_with("  lang=None"));
         assert!(
             lines
@@ -1011,10 +1119,8 @@ mod tests {
                 .iter()
                 .any(|l| l.starts_with("OVERALL                       3"))
         );
-        assert_eq!(
-            *lines.last().unwrap(),
-            format!("macro over 1 bag-scored datasets: F1 {:.3}", b.f1.unwrap())
-        );
+        let macro_line = format!("macro over 1 bag-scored datasets: F1 {:.3}", b.f1.unwrap());
+        assert!(lines.contains(&macro_line.as_str()), "{table}");
         let j = render_json(&reports);
         assert_eq!(j["datasets"]["bag"]["n"], 3);
         assert_eq!(j["datasets"]["bag"]["by_lang"]["de"]["F1"], 0.0);
