@@ -161,10 +161,17 @@ fn eval_reports_misses_and_lists_worst_pages() {
         .arg(dir.join("cleanportaleval.warc.gz"))
         .output()
         .expect("run outward eval");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("recall < 0.5 on "), "{text}");
-    assert!(text.contains("\nworst 3 pages (F1, then recall):\n"), "{text}");
+    assert!(
+        text.contains("\nworst 3 pages (F1, then recall):\n"),
+        "{text}"
+    );
     let records = text.lines().filter(|l| l.contains("<urn:uuid:")).count();
     assert_eq!(records, 3, "{text}");
 }

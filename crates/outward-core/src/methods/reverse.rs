@@ -4,9 +4,11 @@
 //! 1. Read the page as a reader sees it ([`Page::visible`]: cleaned once, with its
 //!    `<noscript>` content when it shows almost nothing else).
 //! 2. Score every block (line) of the cleaned page from the cleaner's flat statistics:
-//!    good = the text of blocks that are neither link lists (link text > 60 %) nor
-//!    boilerplate-hinted (links inside running text are content), halved when the block
-//!    has no sentence punctuation; bad = text of boilerplate-hinted blocks + half the text
+//!    good = the text of blocks that are neither link lists (link text > 60 %, unless the
+//!    block is prose whose words are interleaved with its links: three or more runs of
+//!    words between three or more links, sentence punctuation) nor boilerplate-hinted
+//!    (links inside running text are content), halved when the block has no sentence
+//!    punctuation; bad = text of boilerplate-hinted blocks + half the text
 //!    of link lists. Prefix sums give any subtree's totals in O(log n).
 //! 3. Seed = the block whose neighbourhood holds the most good text (an article is a run
 //!    of paragraphs). From the seed, candidate ancestors are found by depth counting over
@@ -66,6 +68,20 @@ impl Default for Reverse {
     }
 }
 
+/// Non-link runs with words a block needs, with sentence punctuation, to be running prose
+/// whose links are part of the text (a Wikipedia lead) rather than a list of links.
+const PROSE_PLAIN_RUNS: u32 = 3;
+
+/// A block whose text is mostly links, and not prose that links many of its words.
+fn is_link_list(blk: &BlockStats, ratio: f64) -> bool {
+    let weight = blk.weight as f64;
+    let prose = blk.plain_runs >= PROSE_PLAIN_RUNS
+        && blk.link_runs >= PROSE_PLAIN_RUNS
+        && blk.punct >= 2
+        && (blk.weight - blk.link_weight) as f64 >= 0.15 * weight;
+    weight > 0.0 && blk.link_weight as f64 > ratio * weight && !prose
+}
+
 /// Per-block good/bad text and their prefix sums.
 struct BlockScores {
     starts: Vec<u32>,
@@ -110,7 +126,7 @@ impl BlockScores {
             let weight = blk.weight as f64;
             let link = blk.link_weight as f64;
             let keep = boiler(blk);
-            let link_list = weight > 0.0 && link > link_list_ratio * weight;
+            let link_list = is_link_list(blk, link_list_ratio);
             let hard_boiler = keep == Some(0.0);
             let good = if hard_boiler || link_list {
                 0.0
@@ -135,7 +151,10 @@ impl BlockScores {
             g += good;
             b += bad;
             w += weight;
-            l += link;
+            // Only the links of link lists count against an element (prose keeps its links).
+            if link_list {
+                l += link;
+            }
             s.good.push(g);
             s.bad.push(b);
             s.weight.push(w);
@@ -442,5 +461,70 @@ impl Extractor for Reverse {
             title,
             stats,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A Wikipedia article in the shape of an.wikipedia.org/wiki/Escopete (CC-MAIN-2024-22):
+    /// a maintenance banner (one long unlinked sentence), then an article whose sentences
+    /// link most of their words, then a language list. The article used to lose to the
+    /// banner because each of its paragraphs counted as a link list.
+    #[test]
+    fn prose_that_links_most_of_its_words_is_not_a_link_list() {
+        let a = |t: &str| format!("<a href=\"/wiki/{t}\">{t}</a>");
+        let lead = format!(
+            "<p><b>Escopete</b> ye un {} d'a {}, en a {} de {}, {}, {} de {} y {} de {}.</p>",
+            a("municipio"),
+            a("provincia de Guadalachara"),
+            a("comunidat autonoma"),
+            a("Castiella-La Mancha"),
+            a("Espanya"),
+            a("comarca"),
+            a("La Alcarria"),
+            a("partiu chudicial"),
+            a("Guadalachara")
+        );
+        let second = format!(
+            "<p>A suya {} ye de 84 habitants ({}), en una {} de 19,01 {} y una {} de 4,42.</p>",
+            a("población"),
+            a("2007"),
+            a("superficie"),
+            a("km²"),
+            a("densidat de población")
+        );
+        let history = format!(
+            "<h2>Historia</h2><p>O lugar aparece en {} d'o sieglo XII, quan {} lo dio a {} de {}.</p>",
+            a("documentos"),
+            a("Alifonso VII"),
+            a("l'orden"),
+            a("Calatrava")
+        );
+        let languages: String = ["English", "Español", "Français", "Deutsch", "Italiano"]
+            .iter()
+            .map(|l| format!("<li>{}</li>", a(l)))
+            .collect();
+        let html = format!(
+            "<html><head><title>Escopete - Biquipedia</title></head><body>\
+             <h1 id=firstHeading>Escopete</h1><div id=mw-content-text><div class=mw-parser-output>\
+             <table><tr><td>Iste articlo ye en proceso de cambio enta la ortografía oficial de \
+             Biquipedia. Puez aduyar a completar este proceso revisando l'articlo, fendo-ie los \
+             cambios necesarios y sacando dimpués ista plantilla.</td></tr></table>\
+             {lead}{second}{history}</div></div><div id=p-lang><ul>{languages}</ul></div>\
+             </body></html>"
+        );
+        let text = Reverse::default().extract_html(&html).text().to_string();
+        assert!(
+            text.contains("Escopete ye un municipio d'a provincia de Guadalachara"),
+            "{text}"
+        );
+        assert!(
+            text.contains("A suya población ye de 84 habitants"),
+            "{text}"
+        );
+        assert!(text.contains("O lugar aparece en documentos"), "{text}");
+        assert!(!text.contains("Italiano"), "{text}");
     }
 }

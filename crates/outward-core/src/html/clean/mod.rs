@@ -69,6 +69,10 @@ pub struct BlockStats {
     pub seed: u32,
     pub weight: u32,
     pub link_weight: u32,
+    /// Runs outside links that hold text (words between the links of running prose).
+    pub plain_runs: u32,
+    /// Runs inside links that hold text.
+    pub link_runs: u32,
     pub punct: u32,
     pub chars: u32,
     pub flags: u8,

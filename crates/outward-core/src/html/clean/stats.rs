@@ -84,6 +84,9 @@ impl Cleaner<'_> {
         b.punct += m.punct;
         if flags & IN_LINK != 0 {
             b.link_weight += m.weight;
+            b.link_runs += u32::from(m.weight > 0);
+        } else if m.weight > 0 {
+            b.plain_runs += 1;
         }
     }
 
