@@ -112,8 +112,9 @@ impl MethodArgs {
     /// The run settings shared by `run` and `eval`: method, its options, worker threads.
     fn config(&self, output: PathBuf, threads: Option<usize>) -> RunConfig {
         let mut config = RunConfig::new(output);
-        if let Some(t) = threads {
-            config.threads = t.max(1);
+        // 0 (or none) means every core.
+        if let Some(t) = threads.filter(|&t| t > 0) {
+            config.threads = t;
         }
         config.method = self.method.clone();
         config.extract = self.options();
@@ -132,13 +133,14 @@ struct RunArgs {
     /// Output directory (created if missing).
     #[arg(long, short)]
     output: PathBuf,
-    /// Input files, directories (their *.warc, *.warc.gz, *.warc.zst), or - (paths on stdin).
+    /// Input files, directories (their *.warc, *.warc.gz, *.warc.zst, *.warc.lz4), or - (paths
+    /// on stdin).
     #[arg(required = true)]
     inputs: Vec<PathBuf>,
     /// Keep inputs[I::N] of the sorted input list (for Slurm arrays), e.g. 3/16.
     #[arg(long, value_parser = parse_shard)]
     shard: Option<(usize, usize)>,
-    /// Worker threads (default: all cores).
+    /// Worker threads (default, or 0: all cores).
     #[arg(long)]
     threads: Option<usize>,
     #[command(flatten)]
@@ -188,7 +190,7 @@ struct EvalArgs {
     truth: Vec<PathBuf>,
     #[command(flatten)]
     method: MethodArgs,
-    /// Worker threads (default: all cores).
+    /// Worker threads (default, or 0: all cores).
     #[arg(long)]
     threads: Option<usize>,
     /// Print the scores as JSON.
@@ -304,6 +306,20 @@ fn run(args: RunArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // An empty shard of a real input list is fine (more array tasks than files); an input
+    // list that names no file at all is a mistake.
+    if inputs.is_empty() {
+        let named: Vec<String> = args
+            .inputs
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        eprintln!(
+            "error: no input files: {} holds no .warc, .warc.gz, .warc.zst or .warc.lz4 file",
+            named.join(", ")
+        );
+        return ExitCode::from(2);
+    }
     let inputs = match args.shard {
         Some((i, n)) => match pipeline::select_shard(inputs, i, n) {
             Ok(selected) => selected,

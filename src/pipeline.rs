@@ -21,7 +21,7 @@ use outward_output::document::{Document, Provenance};
 use outward_output::format::{
     self as output_format, OutputFormat, OutputOptions, ShardWrite, UnknownFormat,
 };
-use outward_output::manifest::{InputIdentity, Manifest, ManifestEntry};
+use outward_output::manifest::{InputIdentity, MANIFEST, Manifest, ManifestEntry};
 use outward_output::output_stem;
 use outward_warc::counts::{Counts, SkipReason};
 use outward_warc::decode::{self, DecodeOptions};
@@ -210,9 +210,12 @@ impl RunConfig {
     }
 }
 
+/// File names a directory input contributes: every compression the reader reads.
+pub const WARC_SUFFIXES: [&str; 4] = [".warc", ".warc.gz", ".warc.zst", ".warc.lz4"];
+
 /// Expands command-line inputs: files as given, directories to their `*.warc`, `*.warc.gz`,
-/// `*.warc.zst` files (sorted), `-` to newline-separated paths read from `stdin`. The result
-/// is sorted and deduplicated, so `--shard` selection is stable.
+/// `*.warc.zst`, `*.warc.lz4` files (sorted), `-` to newline-separated paths read from
+/// `stdin`. The result is sorted and deduplicated, so `--shard` selection is stable.
 pub fn resolve_inputs(args: &[PathBuf], stdin: &mut dyn io::BufRead) -> io::Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for arg in args {
@@ -232,11 +235,7 @@ pub fn resolve_inputs(args: &[PathBuf], stdin: &mut dyn io::BufRead) -> io::Resu
                     .file_name()
                     .map(|n| n.to_string_lossy().into_owned())
                     .unwrap_or_default();
-                if path.is_file()
-                    && [".warc", ".warc.gz", ".warc.zst"]
-                        .iter()
-                        .any(|s| name.ends_with(s))
-                {
+                if path.is_file() && WARC_SUFFIXES.iter().any(|s| name.ends_with(s)) {
                     out.push(path);
                 }
             }
@@ -743,8 +742,8 @@ impl InputReport {
 /// A setup problem that stops a run before it starts.
 #[derive(Debug)]
 pub enum SetupError {
-    OutputDir(io::Error),
-    Manifest(io::Error),
+    OutputDir(PathBuf, io::Error),
+    Manifest(PathBuf, io::Error),
     DuplicateStem {
         stem: String,
         first: PathBuf,
@@ -758,8 +757,12 @@ pub enum SetupError {
 impl std::fmt::Display for SetupError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            SetupError::OutputDir(e) => write!(f, "cannot create output directory: {e}"),
-            SetupError::Manifest(e) => write!(f, "cannot open manifest: {e}"),
+            SetupError::OutputDir(path, e) => {
+                write!(f, "cannot create output directory {}: {e}", path.display())
+            }
+            SetupError::Manifest(path, e) => {
+                write!(f, "cannot open manifest {}: {e}", path.display())
+            }
             SetupError::DuplicateStem {
                 stem,
                 first,
@@ -787,10 +790,14 @@ pub fn run(
     progress: &Progress,
     reporter: &dyn Reporter,
 ) -> Result<Vec<InputReport>, SetupError> {
-    std::fs::create_dir_all(&config.output).map_err(SetupError::OutputDir)?;
+    std::fs::create_dir_all(&config.output)
+        .map_err(|e| SetupError::OutputDir(config.output.clone(), e))?;
     remove_stale_temp_files(&config.output);
     check_distinct_stems(inputs)?;
-    let manifest = Mutex::new(Manifest::open(&config.output).map_err(SetupError::Manifest)?);
+    let manifest = Mutex::new(
+        Manifest::open(&config.output)
+            .map_err(|e| SetupError::Manifest(config.output.join(MANIFEST), e))?,
+    );
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(config.threads.max(1))
         .thread_name(|i| format!("outward-worker-{i}"))

@@ -1413,3 +1413,69 @@ fn wet_output_holds_the_same_documents_and_reads_with_warcio() {
         assert_ne!(record["id"], doc["id"]);
     }
 }
+
+#[test]
+fn input_sets_and_setup_errors_name_their_paths() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    // A directory without WARC files: an error naming it, not "0 inputs" and exit 0.
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let r = run(&["run", "-o", out.to_str().unwrap(), empty.to_str().unwrap()]);
+    assert_eq!(code(&r), 2, "{}", describe(&r));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(
+        err.contains("no input files") && err.contains(empty.to_str().unwrap()),
+        "{err}"
+    );
+    // The same for an empty list on stdin.
+    let r = outward()
+        .args(["run", "-o", out.to_str().unwrap(), "-"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(code(&r), 2, "{}", describe(&r));
+    // An empty shard of a real list is fine: more array tasks than files.
+    let r = run(&[
+        "run",
+        "--shard",
+        "1/2",
+        "-o",
+        out.to_str().unwrap(),
+        sample().to_str().unwrap(),
+    ]);
+    assert_eq!(code(&r), 0, "{}", describe(&r));
+    // An output path that is a file: the message names it.
+    let file = tmp.path().join("a-file");
+    std::fs::write(&file, b"x").unwrap();
+    let r = run(&[
+        "run",
+        "-o",
+        file.to_str().unwrap(),
+        sample().to_str().unwrap(),
+    ]);
+    assert_eq!(code(&r), 2, "{}", describe(&r));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(
+        err.contains(&format!(
+            "cannot create output directory {}",
+            file.display()
+        )),
+        "{err}"
+    );
+    // --threads 0 means every core.
+    let zero = tmp.path().join("zero");
+    run_into(&zero, &["--threads", "0"], &[&sample()], 0);
+    assert_eq!(manifest(&zero)["sample.jsonl.zst"]["counts"]["written"], 12);
+    // A directory contributes its .warc.lz4 files too.
+    if let Some(samples) = shared_samples() {
+        let dir = tmp.path().join("lz4");
+        std::fs::create_dir(&dir).unwrap();
+        let lz4 =
+            samples.join("real/chatnoir-eu+chatnoir-resiliparse/block-sized-records.warc.lz4");
+        std::fs::copy(&lz4, dir.join("b.warc.lz4")).unwrap();
+        let o = tmp.path().join("lz4-out");
+        run_into(&o, &[], &[&dir], 0);
+        assert_eq!(manifest(&o)["b.jsonl.zst"]["counts"]["records"], 3);
+    }
+}
