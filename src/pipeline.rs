@@ -25,7 +25,9 @@ use outward_output::manifest::{InputIdentity, MANIFEST, Manifest, ManifestEntry}
 use outward_output::output_stem;
 use outward_warc::counts::{Counts, SkipReason};
 use outward_warc::decode::{self, DecodeOptions};
-use outward_warc::reader::{FileStatus, RawPage, ReadItem, ReaderOptions, Skip, WarcReader};
+use outward_warc::reader::{
+    FileKind, FileStatus, RawPage, ReadItem, ReaderOptions, Skip, WarcReader, sniff,
+};
 use std::collections::BTreeMap;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -891,6 +893,22 @@ fn run_input(input: &Path, shared: &RunShared) -> InputOutcome {
         if let Some(entry) = m.reusable(&config.output, &identity, config_hash) {
             return InputOutcome::Reused(entry.clone());
         }
+    }
+    // A file that is not a WARC gets no output and no manifest line: there is nothing to
+    // resume, and nothing sends it back to work on a rerun.
+    match sniff(input) {
+        Ok(FileKind::Warc | FileKind::Empty) => {}
+        Ok(FileKind::Arc) => {
+            return InputOutcome::Failed(
+                "an ARC (v1) file: outward reads WARC only (ARC support is planned)".into(),
+            );
+        }
+        Ok(FileKind::Other { starts_with }) => {
+            return InputOutcome::Failed(format!(
+                "not a WARC or ARC file (it starts with \"{starts_with}\")"
+            ));
+        }
+        Err(e) => return InputOutcome::Failed(format!("cannot read input: {e}")),
     }
     let stem = output_stem(input);
     let output = shared.output_format.file_name(&stem);

@@ -799,26 +799,36 @@ fn degenerate_inputs() {
         assert_eq!(e["counts"]["records"], 2);
         assert_eq!(e["counts"]["written"], 0);
     }
-    // Random bytes that claim to be gzip: partial at offset 0, exit 1, no documents.
-    let junk = tmp.path().join("junk.warc.gz");
+    // Files that are not WARC (random bytes named .warc.gz, plain text, a PNG): failed with
+    // what they start with, exit 1, no output file and no manifest line, so a rerun does not
+    // count them as work left half done.
     let mut rng = testkit::SplitMix64::new(1);
-    let bytes: Vec<u8> = (0..5000).map(|_| rng.next_u64() as u8).collect();
-    std::fs::write(&junk, bytes).unwrap();
-    let out = tmp.path().join("o2");
-    run_into(&out, &[], &[&junk], 1);
-    let e = &manifest(&out)["junk.jsonl.zst"];
-    assert_eq!(e["status"], "partial");
-    assert_eq!(e["error_offset"], 0);
-    assert_eq!(e["counts"]["written"], 0);
-    // Plain text that is not WARC at all: no record found, so partial, not complete.
-    let text = tmp.path().join("notes.warc");
-    std::fs::write(&text, b"these are my notes, not a WARC file\n".repeat(50)).unwrap();
-    let out = tmp.path().join("o3");
-    run_into(&out, &[], &[&text], 1);
-    let e = &manifest(&out)["notes.jsonl.zst"];
-    assert_eq!(e["status"], "partial");
-    assert_eq!(e["error"], "no WARC record found");
-    assert_eq!(e["counts"]["records"], 0);
+    let junk: Vec<u8> = (0..5000).map(|_| rng.next_u64() as u8).collect();
+    let notes = b"these are my notes, not a WARC file\n".repeat(50);
+    for (name, bytes, starts) in [
+        ("junk.warc.gz", junk, None),
+        ("notes.warc", notes, Some("these are my not")),
+        ("image.warc", testkit::PNG_1X1.to_vec(), Some("\\x89PNG")),
+    ] {
+        let path = tmp.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let out = tmp.path().join(format!("out-{name}"));
+        let r = run_into(&out, &[], &[&path], 1);
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert!(
+            err.contains("not a WARC or ARC file (it starts with"),
+            "{err}"
+        );
+        if let Some(starts) = starts {
+            assert!(err.contains(starts), "{err}");
+        }
+        assert!(manifest(&out).is_empty(), "{name}");
+        assert!(
+            files_in(&out).iter().all(|f| !f.ends_with(".jsonl.zst")),
+            "{name}: {:?}",
+            files_in(&out)
+        );
+    }
 }
 
 #[test]

@@ -111,6 +111,69 @@ pub struct WarcReader {
     path: PathBuf,
 }
 
+/// What a file holds, judged from its first bytes (decompressed first when they are gzip
+/// or zstd): what `outward run` checks before it reads an input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileKind {
+    /// A WARC file (or compressed data the reader will judge record by record).
+    Warc,
+    /// An ARC (v1) file: `filedesc://` first.
+    Arc,
+    /// A file of zero bytes.
+    Empty,
+    /// Anything else, with its first bytes shown as text.
+    Other { starts_with: String },
+}
+
+/// Sniffs `path`. Compressed data that will not decompress is left to the reader (`Warc`), so
+/// a file damaged after its start keeps its good records.
+pub fn sniff(path: &Path) -> std::io::Result<FileKind> {
+    let mut raw = Vec::with_capacity(64);
+    std::fs::File::open(path)?.take(64).read_to_end(&mut raw)?;
+    if raw.is_empty() {
+        return Ok(FileKind::Empty);
+    }
+    let file = || std::fs::File::open(path);
+    let mut head = Vec::with_capacity(64);
+    let decoded = if raw.starts_with(&[0x1f, 0x8b]) {
+        flate2::read::MultiGzDecoder::new(file()?)
+            .take(64)
+            .read_to_end(&mut head)
+            .map(|_| ())
+    } else if raw.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+        zstd::stream::read::Decoder::new(file()?)
+            .and_then(|d| d.take(64).read_to_end(&mut head).map(|_| ()))
+    } else if raw.starts_with(&[0x04, 0x22, 0x4d, 0x18]) {
+        // LZ4 frames: the reader decompresses them itself.
+        return Ok(FileKind::Warc);
+    } else {
+        head = raw.clone();
+        Ok(())
+    };
+    if decoded.is_err() || head.is_empty() {
+        return Ok(FileKind::Warc);
+    }
+    let start = head
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(head.len());
+    let head = &head[start..];
+    Ok(if head.starts_with(b"WARC/") {
+        FileKind::Warc
+    } else if head.starts_with(b"filedesc://") {
+        FileKind::Arc
+    } else {
+        FileKind::Other {
+            starts_with: raw
+                .iter()
+                .take(16)
+                .flat_map(|&b| std::ascii::escape_default(b))
+                .map(char::from)
+                .collect(),
+        }
+    })
+}
+
 /// Largest WARC/HTTP header block accepted (fastwarc's default is 32 KiB; ClueWeb needs more).
 const MAX_HEADER_LEN: usize = 1 << 20;
 /// After this many iterator errors (resyncs) in one file, stop.
@@ -531,6 +594,48 @@ fn finish_skip(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sniff_tells_warc_arc_and_other_files_apart() {
+        let dir = tempfile::tempdir().unwrap();
+        let warc =
+            b"\r\nWARC/1.0\r\nWARC-Type: warcinfo\r\nContent-Length: 0\r\n\r\n\r\n\r\n".to_vec();
+        let gz = {
+            use std::io::Write;
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+            e.write_all(&warc).unwrap();
+            e.finish().unwrap()
+        };
+        let zst = zstd::stream::encode_all(&warc[..], 3).unwrap();
+        let arc = b"filedesc://IA-001102.arc 0 19960923142103 text/plain 76\n".to_vec();
+        let cases: [(&str, Vec<u8>, FileKind); 7] = [
+            ("a.warc", warc.clone(), FileKind::Warc),
+            ("a.warc.gz", gz, FileKind::Warc),
+            ("a.warc.zst", zst, FileKind::Warc),
+            ("a.arc", arc, FileKind::Arc),
+            ("e.warc", Vec::new(), FileKind::Empty),
+            (
+                "p.warc",
+                b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec(),
+                FileKind::Other {
+                    starts_with: "\\x89PNG\\r\\n\\x1a\\n\\x00\\x00\\x00\\rIHDR".into(),
+                },
+            ),
+            // A gzip stream cut inside its first member: left to the reader, which keeps
+            // what decodes and reports where the damage is.
+            (
+                "t.warc.gz",
+                vec![0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0x03, 0x0b],
+                FileKind::Warc,
+            ),
+        ];
+        for (name, bytes, want) in cases {
+            let path = dir.path().join(name);
+            std::fs::write(&path, bytes).unwrap();
+            assert_eq!(sniff(&path).unwrap(), want, "{name}");
+        }
+        assert!(sniff(&dir.path().join("missing.warc")).is_err());
+    }
 
     #[test]
     fn html_types() {
