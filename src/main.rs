@@ -135,8 +135,12 @@ struct RunArgs {
     output: PathBuf,
     /// Input files, directories (their *.warc, *.warc.gz, *.warc.zst, *.warc.lz4), or - (paths
     /// on stdin).
-    #[arg(required = true)]
+    #[arg(required_unless_present = "input_list")]
     inputs: Vec<PathBuf>,
+    /// A file listing inputs, one path a line (gzipped or not, like Common Crawl's
+    /// warc.paths.gz; blank lines and # comments skipped). Repeatable.
+    #[arg(long, value_name = "FILE")]
+    input_list: Vec<PathBuf>,
     /// Keep inputs[I::N] of the sorted input list (for Slurm arrays), e.g. 3/16.
     #[arg(long, value_parser = parse_shard)]
     shard: Option<(usize, usize)>,
@@ -299,7 +303,7 @@ fn progress_line(p: &Progress, elapsed: Duration) -> String {
 
 fn run(args: RunArgs) -> ExitCode {
     let mut stdin = std::io::stdin().lock();
-    let inputs = match pipeline::resolve_inputs(&args.inputs, &mut stdin) {
+    let inputs = match pipeline::resolve_inputs(&args.inputs, &args.input_list, &mut stdin) {
         Ok(i) => i,
         Err(e) => {
             eprintln!("error: reading inputs: {e}");
@@ -312,6 +316,7 @@ fn run(args: RunArgs) -> ExitCode {
         let named: Vec<String> = args
             .inputs
             .iter()
+            .chain(&args.input_list)
             .map(|p| p.display().to_string())
             .collect();
         eprintln!(

@@ -216,20 +216,25 @@ impl RunConfig {
 pub const WARC_SUFFIXES: [&str; 4] = [".warc", ".warc.gz", ".warc.zst", ".warc.lz4"];
 
 /// Expands command-line inputs: files as given, directories to their `*.warc`, `*.warc.gz`,
-/// `*.warc.zst`, `*.warc.lz4` files (sorted), `-` to newline-separated paths read from
-/// `stdin`. The result is sorted and deduplicated, so `--shard` selection is stable.
-pub fn resolve_inputs(args: &[PathBuf], stdin: &mut dyn io::BufRead) -> io::Result<Vec<PathBuf>> {
+/// `*.warc.zst`, `*.warc.lz4` files (sorted), `-` to the paths listed on `stdin`, and every
+/// path of each list file (`--input-list`, gzipped or not; see `outward_warc::read_path_list`).
+/// The result is sorted and deduplicated, so `--shard` selection is stable. A URL in a list
+/// is an error until remote inputs are read.
+pub fn resolve_inputs(
+    args: &[PathBuf],
+    lists: &[PathBuf],
+    stdin: &mut dyn io::BufRead,
+) -> io::Result<Vec<PathBuf>> {
     let mut out = Vec::new();
+    let mut listed = Vec::new();
+    for list in lists {
+        let entries = outward_warc::open_path_list(list)
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", list.display())))?;
+        listed.extend(entries);
+    }
     for arg in args {
         if arg.as_os_str() == "-" {
-            let mut line = String::new();
-            while stdin.read_line(&mut line)? > 0 {
-                let path = line.trim();
-                if !path.is_empty() {
-                    out.push(PathBuf::from(path));
-                }
-                line.clear();
-            }
+            listed.extend(outward_warc::read_path_list(&mut *stdin)?);
         } else if arg.is_dir() {
             for entry in std::fs::read_dir(arg)? {
                 let path = entry?.path();
@@ -244,6 +249,18 @@ pub fn resolve_inputs(args: &[PathBuf], stdin: &mut dyn io::BufRead) -> io::Resu
         } else {
             out.push(arg.clone());
         }
+    }
+    for entry in listed {
+        if ["http://", "https://", "s3://"]
+            .iter()
+            .any(|s| entry.starts_with(s))
+        {
+            return Err(io::Error::new(
+                io::ErrorKind::Unsupported,
+                format!("remote input {entry}: reading http(s) and s3 inputs is not supported yet"),
+            ));
+        }
+        out.push(PathBuf::from(entry));
     }
     out.sort();
     out.dedup();
@@ -1087,8 +1104,12 @@ mod tests {
             std::fs::write(dir.path().join(name), b"").unwrap();
         }
         let mut stdin = io::Cursor::new(b"/x/z.warc.gz\n\n/x/y.warc.gz\n".to_vec());
-        let got =
-            resolve_inputs(&[dir.path().to_path_buf(), PathBuf::from("-")], &mut stdin).unwrap();
+        let got = resolve_inputs(
+            &[dir.path().to_path_buf(), PathBuf::from("-")],
+            &[],
+            &mut stdin,
+        )
+        .unwrap();
         let names: Vec<String> = got
             .iter()
             .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())

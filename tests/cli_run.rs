@@ -1489,3 +1489,58 @@ fn input_sets_and_setup_errors_name_their_paths() {
         assert_eq!(manifest(&o)["b.jsonl.zst"]["counts"]["records"], 3);
     }
 }
+
+#[test]
+fn input_lists_plain_gzipped_and_remote() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut paths = Vec::new();
+    for i in 0..3u64 {
+        let (p, _) = write_synth(tmp.path(), &format!("l{i}.warc.gz"), i, &small(2));
+        paths.push(p.display().to_string());
+    }
+    // Common Crawl publishes warc.paths.gz: gzipped, one path a line.
+    let list = format!("# three inputs\n{}\n\n{}\n", paths[0], paths[2]);
+    let gz = tmp.path().join("warc.paths.gz");
+    std::fs::write(&gz, testkit::gzip(list.as_bytes())).unwrap();
+    let out = tmp.path().join("out");
+    run_into(
+        &out,
+        &["--input-list", gz.to_str().unwrap()],
+        &[Path::new(&paths[1])],
+        0,
+    );
+    let names: Vec<String> = manifest(&out).into_keys().collect();
+    assert_eq!(names, ["l0.jsonl.zst", "l1.jsonl.zst", "l2.jsonl.zst"]);
+    // A URL is refused by name until remote inputs are read; nothing runs.
+    let remote = tmp.path().join("remote.paths");
+    std::fs::write(&remote, "https://data.example/crawl-data/x.warc.gz\n").unwrap();
+    let o2 = tmp.path().join("o2");
+    let r = run(&[
+        "run",
+        "-o",
+        o2.to_str().unwrap(),
+        "--input-list",
+        remote.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&r), 2, "{}", describe(&r));
+    assert!(
+        String::from_utf8_lossy(&r.stderr).contains("remote input https://data.example/"),
+        "{}",
+        describe(&r)
+    );
+    // A missing list names itself.
+    let missing = tmp.path().join("nope.paths");
+    let r = run(&[
+        "run",
+        "-o",
+        o2.to_str().unwrap(),
+        "--input-list",
+        missing.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&r), 2);
+    assert!(
+        String::from_utf8_lossy(&r.stderr).contains("nope.paths"),
+        "{}",
+        describe(&r)
+    );
+}

@@ -39,3 +39,51 @@ pub fn load_html_pages(input: &Path, max_bytes: u64) -> io::Result<Vec<String>> 
     }
     Ok(pages)
 }
+
+/// The entries of a list of inputs, one path or URL a line (Common Crawl's `warc.paths`):
+/// lines trimmed, blank lines and `#` comments skipped.
+pub fn read_path_list(reader: impl io::BufRead) -> io::Result<Vec<String>> {
+    let mut out = Vec::new();
+    for line in reader.lines() {
+        let line = line?;
+        let entry = line.trim();
+        if !entry.is_empty() && !entry.starts_with('#') {
+            out.push(entry.to_string());
+        }
+    }
+    Ok(out)
+}
+
+/// [`read_path_list`] of a file, gunzipped when it is gzip (`warc.paths.gz`).
+pub fn open_path_list(path: &Path) -> io::Result<Vec<String>> {
+    let mut file = io::BufReader::new(std::fs::File::open(path)?);
+    let gzip = io::BufRead::fill_buf(&mut file)?.starts_with(&[0x1f, 0x8b]);
+    if gzip {
+        read_path_list(io::BufReader::new(flate2::read::MultiGzDecoder::new(file)))
+    } else {
+        read_path_list(file)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    #[test]
+    fn path_lists_plain_and_gzipped() {
+        let text = "# crawl-data paths\n a/x.warc.gz \n\nb/y.warc.gz\r\n";
+        let want = ["a/x.warc.gz", "b/y.warc.gz"];
+        assert_eq!(read_path_list(text.as_bytes()).unwrap(), want);
+        let dir = tempfile::tempdir().unwrap();
+        let plain = dir.path().join("warc.paths");
+        std::fs::write(&plain, text).unwrap();
+        assert_eq!(open_path_list(&plain).unwrap(), want);
+        let gz = dir.path().join("warc.paths.gz");
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(text.as_bytes()).unwrap();
+        std::fs::write(&gz, e.finish().unwrap()).unwrap();
+        assert_eq!(open_path_list(&gz).unwrap(), want);
+        assert!(open_path_list(&dir.path().join("missing")).is_err());
+    }
+}
