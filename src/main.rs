@@ -61,6 +61,18 @@ struct BenchArgs {
     max_mb: u64,
 }
 
+/// True when decoded text is not text: among its first 8,192 characters, more than one in
+/// twenty is a control character (other than tab, CR, LF, form feed) or U+FFFD.
+fn looks_binary(text: &str) -> bool {
+    let (mut seen, mut bad) = (0usize, 0usize);
+    for c in text.chars().take(8192) {
+        seen += 1;
+        let control = c.is_control() && !matches!(c, '\t' | '\n' | '\r' | '\x0c');
+        bad += usize::from(control || c == '\u{fffd}');
+    }
+    bad * 20 > seen
+}
+
 /// Prints the pipeline's events to stderr as warnings.
 struct StderrReporter;
 
@@ -458,6 +470,14 @@ fn extract_one(args: ExtractArgs) -> ExitCode {
         return ExitCode::from(1);
     }
     let decoded = decode::decode_charset(&bytes, None);
+    if looks_binary(&decoded.html) {
+        eprintln!(
+            "error: {}: not HTML or text (binary bytes; decoded as {} it is mostly control characters)",
+            args.input.display(),
+            decoded.charset
+        );
+        return ExitCode::from(1);
+    }
     let extractor = match methods::build(&args.method.method, &args.method.options()) {
         Ok(m) => m,
         Err(e) => {

@@ -1066,6 +1066,32 @@ fn extract_command() {
     // A missing file is an error, not a crash.
     let out = run(&["extract", "/nonexistent/page.html"]);
     assert_ne!(code(&out), 0);
+
+    // Bytes that are not HTML or text (a PNG, random bytes) are refused, not printed as
+    // mojibake; a legacy-encoded page with a few stray control bytes is still text.
+    let png = tmp.path().join("image.png");
+    std::fs::write(&png, testkit::PNG_1X1).unwrap();
+    let mut rng = testkit::SplitMix64::new(7);
+    let noise = tmp.path().join("noise.bin");
+    std::fs::write(
+        &noise,
+        (0..20_000)
+            .map(|_| rng.next_u64() as u8)
+            .collect::<Vec<_>>(),
+    )
+    .unwrap();
+    for path in [&png, &noise] {
+        let out = run(&["extract", path.to_str().unwrap()]);
+        assert_eq!(code(&out), 1, "{}", describe(&out));
+        assert!(stdout(&out).is_empty(), "{}", describe(&out));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("not HTML or text"));
+    }
+    let stray = tmp.path().join("stray.html");
+    let mut page = std::fs::read(testdata().join("pages/en_news.html")).unwrap();
+    page.extend_from_slice(b"\x01\x02<p>tail</p>");
+    std::fs::write(&stray, page).unwrap();
+    let out = run(&["extract", stray.to_str().unwrap()]);
+    assert_eq!(code(&out), 0, "{}", describe(&out));
 }
 
 #[test]
