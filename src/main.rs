@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 #[command(
     name = "outward",
     version,
-    about = "Turn WARC crawl archives into clean main-text corpora, fast"
+    about = "Turn WARC and ARC crawl archives into clean main-text corpora, fast"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -32,7 +32,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Stream WARC files into zstd-compressed JSONL shards (one per input) plus a manifest.
+    /// Stream WARC or ARC files into zstd-compressed JSONL shards (one per input) plus a
+    /// manifest.
     Run(RunArgs),
     /// Extract the main text of one HTML page (a file, or - for stdin).
     Extract(ExtractArgs),
@@ -118,6 +119,14 @@ struct MethodArgs {
     /// Tree-similarity threshold for widening the content root (paper: 0.8).
     #[arg(long, default_value_t = 0.8)]
     similarity: f64,
+    /// Learn what repeats across each host's pages from the inputs first (one more read of
+    /// them), and leave it out of the main text (`reverse`). `eval` learns per input file.
+    #[arg(long)]
+    site_memory: bool,
+    /// With --site-memory: a block is template when this many distinct pages of its host
+    /// hold it (and a host needs this many pages).
+    #[arg(long, default_value_t = outward_core::site::DEFAULT_MIN_PAGES, value_parser = clap::value_parser!(u32).range(2..))]
+    site_min_pages: u32,
 }
 
 impl MethodArgs {
@@ -130,6 +139,8 @@ impl MethodArgs {
         }
         config.method = self.method.clone();
         config.extract = self.options();
+        config.site_memory = self.site_memory;
+        config.site_min_pages = self.site_min_pages;
         config
     }
 
@@ -145,8 +156,8 @@ struct RunArgs {
     /// Output directory (created if missing).
     #[arg(long, short)]
     output: PathBuf,
-    /// Input files, directories (their *.warc, *.warc.gz, *.warc.zst, *.warc.lz4), or - (paths
-    /// on stdin).
+    /// Input files (WARC, or ARC v1), directories (their *.warc, *.warc.gz, *.warc.zst,
+    /// *.warc.lz4, *.arc, *.arc.gz), or - (paths on stdin).
     #[arg(required_unless_present = "input_list")]
     inputs: Vec<PathBuf>,
     /// A file listing inputs, one path a line (gzipped or not, like Common Crawl's
@@ -332,7 +343,7 @@ fn run(args: RunArgs) -> ExitCode {
             .map(|p| p.display().to_string())
             .collect();
         eprintln!(
-            "error: no input files: {} holds no .warc, .warc.gz, .warc.zst or .warc.lz4 file",
+            "error: no input files: {} holds no .warc, .warc.gz, .warc.zst, .warc.lz4, .arc or .arc.gz file",
             named.join(", ")
         );
         return ExitCode::from(2);

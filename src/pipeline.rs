@@ -15,7 +15,10 @@
 //!   [`Event`].
 
 use outward_core::methods::{self, UnknownMethod};
-use outward_core::{ExtractOptions, Extractor, Format, Page, SiteContext};
+use outward_core::site::{DEFAULT_MIN_PAGES, PagePrints, page_prints};
+use outward_core::{
+    ExtractOptions, Extractor, Format, Page, SiteContext, SiteMemory, SiteMemoryBuilder,
+};
 use outward_output::atomic::{remove_stale_temp_files, sha256_hex};
 use outward_output::document::{Document, Provenance};
 use outward_output::format::{
@@ -55,6 +58,19 @@ pub enum Event<'a> {
     SkipsNotReported(SkipsNotReported<'a>),
     InputPartial(InputPartial<'a>),
     ManifestNotCompacted(ManifestNotCompacted<'a>),
+    SiteMemoryLearned(SiteMemoryLearned),
+}
+
+/// Pass 1 of `--site-memory` is done: what it learned.
+#[derive(Debug)]
+pub struct SiteMemoryLearned {
+    /// Distinct pages read (all hosts).
+    pub pages: u64,
+    /// Hosts with enough pages to be remembered, and their pages.
+    pub hosts: usize,
+    pub host_pages: u64,
+    /// Blocks seen on enough pages of their host to be template.
+    pub fingerprints: u64,
 }
 
 /// A record that gave no document for a reason worth a look (the first few of each input;
@@ -114,6 +130,11 @@ impl std::fmt::Display for Event<'_> {
                 p.error
             ),
             Event::ManifestNotCompacted(m) => write!(f, "could not compact manifest: {}", m.error),
+            Event::SiteMemoryLearned(m) => write!(
+                f,
+                "site memory: {} pages read; {} hosts with enough pages ({} pages), {} template blocks",
+                m.pages, m.hosts, m.host_pages, m.fingerprints
+            ),
         }
     }
 }
@@ -143,6 +164,11 @@ pub struct RunConfig {
     pub window: usize,
     /// Payload bytes between reader and writer, at most, over all inputs.
     pub inflight_bytes: u64,
+    /// Site memory from the run's own inputs (`--site-memory`): read them once to learn
+    /// what repeats across each host's pages, then extract with it.
+    pub site_memory: bool,
+    /// Pages of a host that must hold a block for site memory to call it template.
+    pub site_min_pages: u32,
 }
 
 impl RunConfig {
@@ -162,6 +188,8 @@ impl RunConfig {
             force: false,
             window: 0,
             inflight_bytes: 128 << 20,
+            site_memory: false,
+            site_min_pages: DEFAULT_MIN_PAGES,
         }
     }
 
@@ -182,6 +210,22 @@ impl RunConfig {
     /// The configured output format.
     pub fn output_format(&self) -> Result<Box<dyn OutputFormat>, UnknownFormat> {
         output_format::build(&self.output_format, &self.output_options)
+    }
+
+    /// [`config_hash`](Self::config_hash) with the site memory the run extracts with: the
+    /// memory's digest decides output as much as any option.
+    pub fn config_hash_with(&self, site: Option<&SiteMemory>) -> String {
+        match site {
+            None => self.config_hash(),
+            Some(memory) => {
+                let key = format!(
+                    "{}; site_memory={:016x}",
+                    self.config_hash(),
+                    memory.digest()
+                );
+                sha256_hex(&key)[..16].to_string()
+            }
+        }
     }
 
     /// Hash of every setting that changes output bytes (not threads, not paths, not options
@@ -212,14 +256,22 @@ impl RunConfig {
     }
 }
 
-/// File names a directory input contributes: every compression the reader reads.
-pub const WARC_SUFFIXES: [&str; 4] = [".warc", ".warc.gz", ".warc.zst", ".warc.lz4"];
+/// File names a directory input contributes: WARC in every compression the reader reads, and
+/// ARC (v1), plain or gzipped.
+pub const INPUT_SUFFIXES: [&str; 6] = [
+    ".warc",
+    ".warc.gz",
+    ".warc.zst",
+    ".warc.lz4",
+    ".arc",
+    ".arc.gz",
+];
 
-/// Expands command-line inputs: files as given, directories to their `*.warc`, `*.warc.gz`,
-/// `*.warc.zst`, `*.warc.lz4` files (sorted), `-` to the paths listed on `stdin`, and every
-/// path of each list file (`--input-list`, gzipped or not; see `outward_warc::read_path_list`).
-/// The result is sorted and deduplicated, so `--shard` selection is stable. A URL in a list
-/// is an error until remote inputs are read.
+/// Expands command-line inputs: files as given, directories to their files named with one of
+/// [`INPUT_SUFFIXES`] (sorted), `-` to the paths listed on `stdin`, and every path of each list
+/// file (`--input-list`, gzipped or not; see `outward_warc::read_path_list`). The result is
+/// sorted and deduplicated, so `--shard` selection is stable. A URL in a list is an error
+/// until remote inputs are read.
 pub fn resolve_inputs(
     args: &[PathBuf],
     lists: &[PathBuf],
@@ -242,7 +294,7 @@ pub fn resolve_inputs(
                     .file_name()
                     .map(|n| n.to_string_lossy().into_owned())
                     .unwrap_or_default();
-                if path.is_file() && WARC_SUFFIXES.iter().any(|s| name.ends_with(s)) {
+                if path.is_file() && INPUT_SUFFIXES.iter().any(|s| name.ends_with(s)) {
                     out.push(path);
                 }
             }
@@ -410,6 +462,7 @@ pub fn process_page(
     page: RawPage,
     warc_file: &str,
     extractor: &dyn Extractor,
+    site: Option<&SiteMemory>,
     decode_options: &DecodeOptions,
     format: Format,
 ) -> (PageOutcome, u64) {
@@ -431,7 +484,10 @@ pub fn process_page(
     let html_bytes = decoded.html.len() as u64;
     let extraction = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let analysed = Page::new(&decoded.html, page.target_uri.as_deref());
-        extractor.extract(&analysed, SiteContext::none())
+        match site {
+            Some(memory) => extractor.extract(&analysed, &memory.context(analysed.host())),
+            None => extractor.extract(&analysed, SiteContext::none()),
+        }
     })) {
         Ok(x) => x,
         Err(_) => {
@@ -526,19 +582,140 @@ pub struct StreamResult {
 /// How many per-record problems are logged per input before the rest are only counted.
 const LOG_LIMIT: u64 = 10;
 
+/// What [`fan_out`] hands its caller: results of the per-page work, skips of the reader,
+/// in any order; then the end of the input.
+enum Fanned<T> {
+    Page {
+        seq: u64,
+        out: T,
+        payload_bytes: u64,
+    },
+    Skipped {
+        seq: u64,
+        skip: Skip,
+    },
+    End {
+        records: u64,
+        status: FileStatus,
+    },
+}
+
+/// One input through the shared pool: a reader thread copies records out of the file and
+/// spawns `work` for each page on the pool; `on` runs on this thread for every result, in
+/// completion order, then once with `End` (after all results). `on` must release each page's
+/// payload bytes from the budget. Errors only when the file cannot be opened; a reader that
+/// dies without finishing ends the input as partial.
+fn fan_out<T: Send>(
+    path: &Path,
+    stages: &Stages,
+    work: &(dyn Fn(RawPage) -> T + Sync),
+    mut on: impl FnMut(Fanned<T>),
+) -> io::Result<()> {
+    let Stages {
+        config,
+        pool,
+        budget,
+        progress,
+        ..
+    } = *stages;
+    let reader_options = ReaderOptions {
+        max_record_bytes: config.max_record_bytes,
+    };
+    enum Msg<T> {
+        Item(Fanned<T>),
+        OpenFailed(io::Error),
+    }
+    let (tx, rx) = crossbeam_channel::unbounded::<Msg<T>>();
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            // fastwarc's records are !Send: the reader lives and dies on this thread.
+            let mut reader = match WarcReader::open(path, reader_options) {
+                Ok(r) => r,
+                Err(e) => {
+                    let _ = tx.send(Msg::OpenFailed(e));
+                    return;
+                }
+            };
+            let mut seq = 0u64;
+            // Jobs borrow `work`; the scope waits for all of them.
+            pool.in_place_scope(|jobs| {
+                for item in reader.by_ref() {
+                    progress.records.fetch_add(1, Ordering::Relaxed);
+                    match item {
+                        ReadItem::Page(page) => {
+                            let bytes = page.body.len() as u64;
+                            progress.payload_bytes.fetch_add(bytes, Ordering::Relaxed);
+                            budget.acquire(bytes);
+                            let tx = tx.clone();
+                            let s = seq;
+                            jobs.spawn(move |_| {
+                                let out = work(page);
+                                // The receiver waits for every job of its input: this send
+                                // only fails if it is gone, and then the result is moot.
+                                let _ = tx.send(Msg::Item(Fanned::Page {
+                                    seq: s,
+                                    out,
+                                    payload_bytes: bytes,
+                                }));
+                            });
+                        }
+                        ReadItem::Skipped(skip) => {
+                            budget.acquire(0);
+                            let _ = tx.send(Msg::Item(Fanned::Skipped { seq, skip }));
+                        }
+                    }
+                    seq += 1;
+                }
+            });
+            let _ = tx.send(Msg::Item(Fanned::End {
+                records: seq,
+                status: reader.status(),
+            }));
+        });
+        let mut received = 0u64;
+        let mut end: Option<(u64, FileStatus)> = None;
+        loop {
+            if let Some((records, _)) = &end
+                && received >= *records
+            {
+                let (records, status) = end.take().expect("checked above");
+                on(Fanned::End { records, status });
+                return Ok(());
+            }
+            match rx.recv() {
+                Ok(Msg::Item(Fanned::End { records, status })) => end = Some((records, status)),
+                Ok(Msg::Item(item)) => {
+                    received += 1;
+                    on(item);
+                }
+                Ok(Msg::OpenFailed(e)) => return Err(e),
+                // The reader thread ended without End: it panicked; keep what we have.
+                Err(_) => {
+                    on(Fanned::End {
+                        records: received,
+                        status: FileStatus::Partial {
+                            offset: 0,
+                            error: "reader thread failed".into(),
+                        },
+                    });
+                    return Ok(());
+                }
+            }
+        }
+    })
+}
+
 /// Streams one input: reader thread → rayon pool → this thread, in order, into `sink`.
 fn stream_input(path: &Path, stages: &Stages, sink: &mut dyn DocSink) -> io::Result<StreamResult> {
     let Stages {
         config,
         extractor,
-        pool,
+        site,
         budget,
         progress,
         reporter,
+        ..
     } = *stages;
-    let reader_options = ReaderOptions {
-        max_record_bytes: config.max_record_bytes,
-    };
     let warc_file = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -551,153 +728,95 @@ fn stream_input(path: &Path, stages: &Stages, sink: &mut dyn DocSink) -> io::Res
         payload_bytes: u64,
         html_bytes: u64,
     }
-    enum Msg {
-        Item { seq: u64, processed: Processed },
-        End { records: u64, status: FileStatus },
-        OpenFailed(io::Error),
-    }
-    let (tx, rx) = crossbeam_channel::unbounded::<Msg>();
     let mut counts = Counts::default();
     let mut fractions = FractionHistogram::default();
     let mut sink_error: Option<io::Error> = None;
     let mut logged = 0u64;
-    let status = std::thread::scope(|scope| {
-        let warc_file = &warc_file;
-        let decode_options = &decode_options;
-        scope.spawn(move || {
-            // fastwarc's records are !Send: the reader lives and dies on this thread.
-            let mut reader = match WarcReader::open(path, reader_options) {
-                Ok(r) => r,
-                Err(e) => {
-                    let _ = tx.send(Msg::OpenFailed(e));
-                    return;
-                }
-            };
-            let mut seq = 0u64;
-            // Jobs borrow the extractor and options; the scope waits for all of them.
-            pool.in_place_scope(|jobs| {
-                for item in reader.by_ref() {
-                    progress.records.fetch_add(1, Ordering::Relaxed);
-                    match item {
-                        ReadItem::Page(page) => {
-                            let bytes = page.body.len() as u64;
-                            progress.payload_bytes.fetch_add(bytes, Ordering::Relaxed);
-                            budget.acquire(bytes);
-                            let tx = tx.clone();
-                            let s = seq;
-                            jobs.spawn(move |_| {
-                                let (outcome, html_bytes) = process_page(
-                                    page,
-                                    warc_file,
-                                    extractor,
-                                    decode_options,
-                                    format,
-                                );
-                                // The writer waits for every job of its input: this send only
-                                // fails if the writer is gone, and then the result is moot.
-                                let processed = Processed {
-                                    outcome,
-                                    payload_bytes: bytes,
-                                    html_bytes,
-                                };
-                                let _ = tx.send(Msg::Item { seq: s, processed });
-                            });
-                        }
-                        ReadItem::Skipped(skip) => {
-                            budget.acquire(0);
-                            let processed = Processed {
-                                outcome: PageOutcome::Skip(skip),
-                                payload_bytes: 0,
-                                html_bytes: 0,
-                            };
-                            let _ = tx.send(Msg::Item { seq, processed });
-                        }
-                    }
-                    seq += 1;
-                }
-            });
-            let _ = tx.send(Msg::End {
-                records: seq,
-                status: reader.status(),
-            });
-        });
-        let mut pending: BTreeMap<u64, Processed> = BTreeMap::new();
-        let mut next = 0u64;
-        let mut end: Option<(u64, FileStatus)> = None;
-        loop {
-            while let Some(Processed {
-                outcome,
+    let mut pending: BTreeMap<u64, Processed> = BTreeMap::new();
+    let mut next = 0u64;
+    let mut status = FileStatus::Complete;
+    let work =
+        |page: RawPage| process_page(page, &warc_file, extractor, site, &decode_options, format);
+    fan_out(path, stages, &work, |item| {
+        match item {
+            Fanned::Page {
+                seq,
+                out: (outcome, html_bytes),
                 payload_bytes,
-                html_bytes,
-            }) = pending.remove(&next)
-            {
-                counts.records += 1;
-                counts.html_bytes += html_bytes;
-                match outcome {
-                    PageOutcome::Doc(doc) => {
-                        counts.html += 1;
-                        fractions.add(doc.metadata.nodes_parsed, doc.metadata.nodes_total);
-                        if sink_error.is_none() {
-                            match sink.accept(*doc) {
-                                Ok(()) => {
-                                    counts.written += 1;
-                                    progress.written.fetch_add(1, Ordering::Relaxed);
-                                }
-                                Err(e) => sink_error = Some(e),
-                            }
-                        }
-                    }
-                    PageOutcome::Skip(skip) => {
-                        if html_bytes > 0 {
-                            counts.html += 1;
-                        }
-                        counts.skip(skip.reason);
-                        progress.skipped.fetch_add(1, Ordering::Relaxed);
-                        if is_worth_logging(skip.reason) {
-                            logged += 1;
-                            if logged <= LOG_LIMIT {
-                                reporter.report(&Event::RecordSkipped(RecordSkipped {
-                                    warc_file,
-                                    offset: skip.offset,
-                                    record_id: skip.record_id.as_deref(),
-                                    reason: skip.reason,
-                                    detail: &skip.detail,
-                                }));
-                            }
-                        }
-                    }
-                }
-                budget.release(payload_bytes);
-                next += 1;
+            } => {
+                pending.insert(
+                    seq,
+                    Processed {
+                        outcome,
+                        payload_bytes,
+                        html_bytes,
+                    },
+                );
             }
-            if let Some((last, status)) = &end
-                && next >= *last
-            {
-                return Ok(status.clone());
+            Fanned::Skipped { seq, skip } => {
+                pending.insert(
+                    seq,
+                    Processed {
+                        outcome: PageOutcome::Skip(skip),
+                        payload_bytes: 0,
+                        html_bytes: 0,
+                    },
+                );
             }
-            match rx.recv() {
-                Ok(Msg::Item { seq, processed }) => {
-                    pending.insert(seq, processed);
-                }
-                Ok(Msg::End { records, status }) => end = Some((records, status)),
-                Ok(Msg::OpenFailed(e)) => return Err(e),
-                // The reader thread ended without End: it panicked; keep what we have.
-                Err(_) => {
-                    return Ok(FileStatus::Partial {
-                        offset: 0,
-                        error: "reader thread failed".into(),
-                    });
-                }
-            }
+            Fanned::End { status: s, .. } => status = s,
         }
-    });
+        while let Some(Processed {
+            outcome,
+            payload_bytes,
+            html_bytes,
+        }) = pending.remove(&next)
+        {
+            counts.records += 1;
+            counts.html_bytes += html_bytes;
+            match outcome {
+                PageOutcome::Doc(doc) => {
+                    counts.html += 1;
+                    fractions.add(doc.metadata.nodes_parsed, doc.metadata.nodes_total);
+                    if sink_error.is_none() {
+                        match sink.accept(*doc) {
+                            Ok(()) => {
+                                counts.written += 1;
+                                progress.written.fetch_add(1, Ordering::Relaxed);
+                            }
+                            Err(e) => sink_error = Some(e),
+                        }
+                    }
+                }
+                PageOutcome::Skip(skip) => {
+                    if html_bytes > 0 {
+                        counts.html += 1;
+                    }
+                    counts.skip(skip.reason);
+                    progress.skipped.fetch_add(1, Ordering::Relaxed);
+                    if is_worth_logging(skip.reason) {
+                        logged += 1;
+                        if logged <= LOG_LIMIT {
+                            reporter.report(&Event::RecordSkipped(RecordSkipped {
+                                warc_file: &warc_file,
+                                offset: skip.offset,
+                                record_id: skip.record_id.as_deref(),
+                                reason: skip.reason,
+                                detail: &skip.detail,
+                            }));
+                        }
+                    }
+                }
+            }
+            budget.release(payload_bytes);
+            next += 1;
+        }
+    })?;
     if logged > LOG_LIMIT {
         reporter.report(&Event::SkipsNotReported(SkipsNotReported {
             warc_file: &warc_file,
             count: logged - LOG_LIMIT,
         }));
     }
-    let mut status = status?;
     // A non-empty file in which no WARC record was found at all is not a WARC file.
     if status == FileStatus::Complete
         && counts.records == 0
@@ -824,16 +943,22 @@ pub fn run(
         .map_err(|e| SetupError::Pool(e.to_string()))?;
     let extractor = config.extractor().map_err(SetupError::Method)?;
     let budget = Budget::new(config.effective_window(), config.inflight_bytes);
+    let mut stages = Stages {
+        config,
+        extractor: &*extractor,
+        site: None,
+        pool: &pool,
+        budget: &budget,
+        progress,
+        reporter,
+    };
+    let memory = config
+        .site_memory
+        .then(|| learn_sites(inputs, &stages, config.site_min_pages));
+    stages.site = memory.as_ref();
     let shared = RunShared {
-        stages: Stages {
-            config,
-            extractor: &*extractor,
-            pool: &pool,
-            budget: &budget,
-            progress,
-            reporter,
-        },
-        config_hash: config.config_hash(),
+        stages,
+        config_hash: config.config_hash_with(memory.as_ref()),
         output_format: config.output_format().map_err(SetupError::OutputFormat)?,
         manifest,
     };
@@ -879,6 +1004,8 @@ pub fn run(
 struct Stages<'a> {
     config: &'a RunConfig,
     extractor: &'a dyn Extractor,
+    /// What repeats across each host's pages, when the run learned it.
+    site: Option<&'a SiteMemory>,
     pool: &'a rayon::ThreadPool,
     budget: &'a Budget,
     progress: &'a Progress,
@@ -911,15 +1038,11 @@ fn run_input(input: &Path, shared: &RunShared) -> InputOutcome {
             return InputOutcome::Reused(entry.clone());
         }
     }
-    // A file that is not a WARC gets no output and no manifest line: there is nothing to
-    // resume, and nothing sends it back to work on a rerun.
+    // A file that is neither WARC nor ARC gets no output and no manifest line: there is
+    // nothing to resume, and nothing sends it back to work on a rerun. ARC files are read
+    // like WARC files (the reader dispatches on the same sniff).
     match sniff(input) {
-        Ok(FileKind::Warc | FileKind::Empty) => {}
-        Ok(FileKind::Arc) => {
-            return InputOutcome::Failed(
-                "an ARC (v1) file: outward reads WARC only (ARC support is planned)".into(),
-            );
-        }
+        Ok(FileKind::Warc | FileKind::Arc | FileKind::Empty) => {}
         Ok(FileKind::Other { starts_with }) => {
             return InputOutcome::Failed(format!(
                 "not a WARC or ARC file (it starts with \"{starts_with}\")"
@@ -981,8 +1104,64 @@ fn run_input(input: &Path, shared: &RunShared) -> InputOutcome {
     }
 }
 
+/// Pass 1 of site memory: every page of `inputs` decoded, analysed and fingerprinted on the
+/// pool, gathered per host (see `outward_core::site`). Order-free: the memory is the same
+/// for any thread count and any order of the inputs. An input that cannot be read adds
+/// nothing here; pass 2 reports it.
+fn learn_sites(inputs: &[PathBuf], stages: &Stages, min_pages: u32) -> SiteMemory {
+    let decode_options = stages.config.decode_options();
+    let work = |page: RawPage| -> Option<PagePrints> {
+        let decoded = decode::decode_body(
+            &page.http_headers,
+            page.content_type.as_deref(),
+            &page.body,
+            &decode_options,
+        )
+        .ok()?;
+        std::panic::catch_unwind(|| {
+            page_prints(&Page::new(&decoded.html, page.target_uri.as_deref()))
+        })
+        .ok()
+        .flatten()
+    };
+    // Pass 1 is not progress: its records would be counted twice.
+    let quiet = Progress::default();
+    let stages = Stages {
+        progress: &quiet,
+        site: None,
+        ..*stages
+    };
+    let mut builder = SiteMemoryBuilder::default();
+    for input in inputs {
+        let _ = fan_out(input, &stages, &work, |item| match item {
+            Fanned::Page {
+                out, payload_bytes, ..
+            } => {
+                if let Some(prints) = out {
+                    builder.add(prints);
+                }
+                stages.budget.release(payload_bytes);
+            }
+            Fanned::Skipped { .. } => stages.budget.release(0),
+            Fanned::End { .. } => {}
+        });
+    }
+    let pages = builder.pages();
+    let memory = builder.finish(min_pages);
+    stages
+        .reporter
+        .report(&Event::SiteMemoryLearned(SiteMemoryLearned {
+            pages,
+            hosts: memory.hosts(),
+            host_pages: memory.pages(),
+            fingerprints: memory.fingerprints(),
+        }));
+    memory
+}
+
 /// Extracts every document of one input into memory, in input order, with the same stages
-/// as `run` (for `outward eval`).
+/// as `run` (for `outward eval`). With `config.site_memory`, the memory is learned from
+/// this input alone.
 pub fn extract_texts(
     input: &Path,
     config: &RunConfig,
@@ -994,14 +1173,23 @@ pub fn extract_texts(
         .extractor()
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
     let budget = Budget::new(config.effective_window(), config.inflight_bytes);
-    let stages = Stages {
+    let mut stages = Stages {
         config,
         extractor: &*extractor,
+        site: None,
         pool,
         budget: &budget,
         progress,
         reporter,
     };
+    let memory = config.site_memory.then(|| {
+        learn_sites(
+            std::slice::from_ref(&input.to_path_buf()),
+            &stages,
+            config.site_min_pages,
+        )
+    });
+    stages.site = memory.as_ref();
     let mut sink = TextCollector::default();
     let result = stream_input(input, &stages, &mut sink)?;
     Ok((sink.texts, result))
@@ -1022,6 +1210,7 @@ mod tests {
                 Event::SkipsNotReported(_) => "not reported",
                 Event::InputPartial(_) => "partial",
                 Event::ManifestNotCompacted(_) => "manifest",
+                Event::SiteMemoryLearned(_) => "site memory",
             };
             self.0.lock().unwrap().push(format!("{kind}: {event}"));
         }

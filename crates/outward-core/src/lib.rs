@@ -4,7 +4,8 @@
 //! A record's HTML is analysed once into a [`Page`]; every method sits behind [`Extractor`],
 //! is found by name in the registry ([`methods::build`]) and reads the `Page` with the
 //! [`SiteContext`] of its site. `outward run`, `extract`, `eval`, `bench` and the benches all
-//! go through the registry. Layers: `html` (markup), `text` (text and titles), `methods`.
+//! go through the registry. Layers: `html` (markup), `text` (text and titles), `site` (what repeats across a
+//! host's pages), `methods`.
 //!
 //! Invariants: never panics, never recurses on input depth, runs in time linear-ish in the
 //! input; `stats.nodes_parsed <= stats.nodes_total` for partial methods.
@@ -12,10 +13,12 @@
 pub mod html;
 pub mod methods;
 mod page;
+pub mod site;
 pub mod text;
 
 pub use methods::{Fulltext, Paper, Reverse};
-pub use page::{Page, SiteContext, host_of};
+pub use page::{Page, host_of};
+pub use site::{SiteContext, SiteMemory, SiteMemoryBuilder};
 pub use text::blocks::{Block, BlockKind, Blocks};
 pub use text::render::Format;
 

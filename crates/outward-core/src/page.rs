@@ -86,23 +86,6 @@ pub fn host_of(url: &str) -> Option<String> {
     (!host.is_empty()).then(|| host.to_ascii_lowercase())
 }
 
-/// What is known about a page's site beyond the page itself: what repeats across its pages
-/// (navigation, footers, "related" lists). Methods receive it beside the [`Page`]; it holds
-/// nothing until site memory is built (seeds 000, 001, 003), and a method given an empty
-/// context judges the page alone.
-#[derive(Debug, Clone, Default)]
-pub struct SiteContext {
-    _private: (),
-}
-
-impl SiteContext {
-    /// The context of a page whose site is unknown.
-    pub fn none() -> &'static SiteContext {
-        static NONE: SiteContext = SiteContext { _private: () };
-        &NONE
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,13 +13,26 @@ pub mod manifest;
 
 use std::path::Path;
 
-/// Output file stem of an input: its file name without `.warc`, `.warc.gz`, `.warc.zst`.
+/// Output file stem of an input: its file name without `.warc`, `.warc.gz`, `.warc.zst`,
+/// `.warc.lz4`, `.arc`, `.arc.gz` (`.warc*` tried first: `x.warc` is `x`, not `x.w`), else
+/// without a last `.gz`/`.zst`. `x.arc` and `x.warc.gz` share the stem `x`, so the pipeline's
+/// same-stem check refuses them together.
 pub fn output_stem(input: &Path) -> String {
     let name = input
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    for suffix in [".warc.gz", ".warc.zst", ".warc.lz4", ".warc", ".gz", ".zst"] {
+    for suffix in [
+        ".warc.gz",
+        ".warc.zst",
+        ".warc.lz4",
+        ".warc",
+        ".arc.gz",
+        ".arc.zst",
+        ".arc",
+        ".gz",
+        ".zst",
+    ] {
         if let Some(stem) = name.strip_suffix(suffix)
             && !stem.is_empty()
         {
@@ -39,5 +52,13 @@ mod tests {
         assert_eq!(output_stem(Path::new("x.warc.zst")), "x");
         assert_eq!(output_stem(Path::new("x.warc")), "x");
         assert_eq!(output_stem(Path::new("dir/y.warc.lz4")), "y");
+        assert_eq!(output_stem(Path::new("dir/example.arc.gz")), "example");
+        assert_eq!(output_stem(Path::new("example.arc")), "example");
+        assert_eq!(output_stem(Path::new("example.arc.zst")), "example");
+        // `.warc` names never lose just their `.arc` tail.
+        assert_eq!(output_stem(Path::new("a.warc")), "a");
+        assert_eq!(output_stem(Path::new("a.warc.gz")), "a");
+        // A bare suffix keeps its name.
+        assert_eq!(output_stem(Path::new(".arc")), ".arc");
     }
 }

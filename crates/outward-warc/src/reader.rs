@@ -1,8 +1,11 @@
-//! Reader stage: WARC files (`.warc`, `.warc.gz` gzip-per-record, `.warc.zst`) → candidate
-//! HTML records. Knows nothing of HTML beyond the HTTP Content-Type.
+//! Reader stage: WARC files (`.warc`, `.warc.gz` gzip-per-record, `.warc.zst`, `.warc.lz4`) and
+//! ARC (v1) files (`.arc`, `.arc.gz`, see `arc.rs`) → candidate HTML records. Knows nothing
+//! of HTML beyond the HTTP Content-Type.
 //!
 //! INTERFACE (fixed by the lead; the body is the reader helper's):
-//! - [`WarcReader::open`] opens a path with fastwarc in quirks mode.
+//! - [`WarcReader::open`] opens a path: an ARC file ([`sniff`] says [`FileKind::Arc`]) goes to
+//!   the ARC reader, anything else to fastwarc in quirks mode. Both yield the same items and
+//!   status and share the HTTP-head and skip rules (`http_response_head`, `page_check`).
 //! - Iterating yields [`ReadItem`]s in file order: every record read becomes exactly one item,
 //!   either a [`RawPage`] (a `response` with HTTP 200 and an HTML or missing content type, or an
 //!   HTML `resource`) or a [`Skip`] with its [`SkipReason`].
@@ -28,8 +31,8 @@
 //!   `Skipped(BadRecord)` item with `record_id: None` at the member's offset; the reader then
 //!   resyncs on the next gzip member that decodes to `WARC/` and goes on (file `Partial`).
 //!   The failed fastwarc iterator is never polled again; 64 errors in one file end it.
-//! - Not handled: ARC files (read as zero records, `Complete`).
 
+use crate::arc::ArcReader;
 use crate::counts::SkipReason;
 use fastwarc::warc::iter::{ArchiveIterator, ArchiveIteratorOptions};
 use fastwarc::warc::record::{AutoDecode, WarcRecord};
@@ -97,7 +100,18 @@ pub enum FileStatus {
     },
 }
 
+/// Reads one input file, WARC or ARC, as [`ReadItem`]s (see the module docs).
 pub struct WarcReader {
+    inner: Inner,
+}
+
+enum Inner {
+    Warc(WarcRecords),
+    Arc(Box<ArcReader>),
+}
+
+/// The WARC side of [`WarcReader`]: fastwarc's iterator plus resync state.
+struct WarcRecords {
     iter: Option<ArchiveIterator>,
     options: ReaderOptions,
     status: FileStatus,
@@ -175,14 +189,46 @@ pub fn sniff(path: &Path) -> std::io::Result<FileKind> {
 }
 
 /// Largest WARC/HTTP header block accepted (fastwarc's default is 32 KiB; ClueWeb needs more).
-const MAX_HEADER_LEN: usize = 1 << 20;
+pub(crate) const MAX_HEADER_LEN: usize = 1 << 20;
 /// After this many iterator errors (resyncs) in one file, stop.
-const MAX_ERRORS: u32 = 64;
+pub(crate) const MAX_ERRORS: u32 = 64;
 
 impl WarcReader {
-    /// Opens `path` (`.gz`/`.zst`/`.lz4` by extension, gzip/zstd/lz4 by magic bytes otherwise).
-    /// A missing or unreadable file is an `Err`.
+    /// Opens `path`: an ARC (v1) file ([`sniff`] finds `filedesc://` first, plain or gzip) is
+    /// read by the ARC reader (`arc.rs`); anything else as WARC (`.gz`/`.zst`/`.lz4` by
+    /// extension, gzip/zstd/lz4 by magic bytes otherwise). A missing or unreadable file is an
+    /// `Err`.
     pub fn open(path: &Path, options: ReaderOptions) -> std::io::Result<WarcReader> {
+        let inner = if sniff(path)? == FileKind::Arc {
+            Inner::Arc(Box::new(ArcReader::open(path, options)?))
+        } else {
+            Inner::Warc(WarcRecords::open(path, options)?)
+        };
+        Ok(WarcReader { inner })
+    }
+
+    /// Valid once iteration has returned `None`.
+    pub fn status(&self) -> FileStatus {
+        match &self.inner {
+            Inner::Warc(r) => r.status.clone(),
+            Inner::Arc(r) => r.status(),
+        }
+    }
+}
+
+impl Iterator for WarcReader {
+    type Item = ReadItem;
+
+    fn next(&mut self) -> Option<ReadItem> {
+        match &mut self.inner {
+            Inner::Warc(r) => r.next(),
+            Inner::Arc(r) => r.next(),
+        }
+    }
+}
+
+impl WarcRecords {
+    fn open(path: &Path, options: ReaderOptions) -> std::io::Result<WarcRecords> {
         // `from_path` picks the decompressor by extension (.gz/.zst/.lz4) but then turns magic
         // sniffing off; for any other name keep sniffing on so `x.warc.gz.bad` still works.
         let known = path
@@ -195,7 +241,7 @@ impl WarcReader {
             let file = std::io::BufReader::with_capacity(1 << 20, std::fs::File::open(path)?);
             ArchiveIterator::with_options(file, ArchiveIteratorOptions::default())
         };
-        Ok(WarcReader {
+        Ok(WarcRecords {
             iter: Some(configure(iter)),
             options,
             status: FileStatus::Complete,
@@ -204,11 +250,6 @@ impl WarcReader {
             done: false,
             path: path.to_path_buf(),
         })
-    }
-
-    /// Valid once iteration has returned `None`.
-    pub fn status(&self) -> FileStatus {
-        self.status.clone()
     }
 
     fn mark_partial(&mut self, offset: u64, error: String) {
@@ -224,7 +265,7 @@ impl WarcReader {
     }
 }
 
-impl Iterator for WarcReader {
+impl Iterator for WarcRecords {
     type Item = ReadItem;
 
     fn next(&mut self) -> Option<ReadItem> {
@@ -289,12 +330,12 @@ impl Iterator for WarcReader {
     }
 }
 
-impl WarcReader {
+impl WarcRecords {
     /// Opens a fresh iterator on the first gzip member after `damaged` whose content starts with
     /// `WARC/`. Offsets stay absolute (fastwarc takes the member position from the file).
     fn resync_after(&self, damaged: u64) -> Option<(ArchiveIterator, u64)> {
         use std::io::{Seek, SeekFrom};
-        let start = find_next_member(&self.path, damaged + 1)?;
+        let start = find_next_member(&self.path, damaged + 1, 5, &|head| head == b"WARC/")?;
         let mut file =
             std::io::BufReader::with_capacity(1 << 20, std::fs::File::open(&self.path).ok()?);
         file.seek(SeekFrom::Start(start)).ok()?;
@@ -317,9 +358,15 @@ fn configure(iter: ArchiveIterator) -> ArchiveIterator {
         .with_max_header_len(MAX_HEADER_LEN)
 }
 
-/// Offset of the first gzip member at or after `from` that decodes to something starting with
-/// `WARC/` (a 3-byte magic match alone could be chance inside compressed data).
-fn find_next_member(path: &Path, from: u64) -> Option<u64> {
+/// Offset of the first gzip member at or after `from` whose first `head_len` decoded bytes (fewer
+/// when the member ends or fails first) satisfy `accept`: `WARC/` for WARC, an ARC header line
+/// for ARC (a 3-byte magic match alone could be chance inside compressed data).
+pub(crate) fn find_next_member(
+    path: &Path,
+    from: u64,
+    head_len: usize,
+    accept: &dyn Fn(&[u8]) -> bool,
+) -> Option<u64> {
     use std::io::{Seek, SeekFrom};
     let mut file = std::fs::File::open(path).ok()?;
     let len = file.metadata().ok()?.len();
@@ -334,7 +381,7 @@ fn find_next_member(path: &Path, from: u64) -> Option<u64> {
         let mut i = 0;
         while let Some(j) = memchr::memmem::find(&buf[i..n], b"\x1f\x8b\x08") {
             let cand = pos + (i + j) as u64;
-            if member_starts_with_warc(path, cand) {
+            if member_head(path, cand, head_len).is_some_and(|h| accept(&h)) {
                 return Some(cand);
             }
             i += j + 1;
@@ -360,17 +407,22 @@ fn read_full(file: &mut std::fs::File, buf: &mut [u8]) -> Option<usize> {
     Some(n)
 }
 
-fn member_starts_with_warc(path: &Path, at: u64) -> bool {
+/// Up to `len` decoded bytes of the gzip member at `at` (fewer when it ends or fails first).
+fn member_head(path: &Path, at: u64, len: usize) -> Option<Vec<u8>> {
     use std::io::{Seek, SeekFrom};
-    let Ok(mut file) = std::fs::File::open(path) else {
-        return false;
-    };
-    if file.seek(SeekFrom::Start(at)).is_err() {
-        return false;
+    let mut file = std::fs::File::open(path).ok()?;
+    file.seek(SeekFrom::Start(at)).ok()?;
+    let dec = flate2::read::GzDecoder::new(std::io::BufReader::with_capacity(4096, file));
+    let mut head = Vec::with_capacity(len.min(1 << 16));
+    let mut dec = dec.take(len as u64);
+    let mut chunk = [0u8; 4096];
+    loop {
+        match dec.read(&mut chunk) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => head.extend_from_slice(&chunk[..n]),
+        }
     }
-    let mut head = [0u8; 5];
-    let mut dec = flate2::read::GzDecoder::new(std::io::BufReader::with_capacity(4096, file));
-    dec.read_exact(&mut head).is_ok() && &head == b"WARC/"
+    Some(head)
 }
 
 /// After an iterator error in a gzip file: walks the gzip members from `from` (the member of
@@ -408,6 +460,58 @@ fn skip(rec: &WarcRecord, reason: SkipReason, detail: &str) -> ReadItem {
         offset: rec.stream_pos(),
         detail: detail.to_string(),
     })
+}
+
+/// A response's Content-Type and HTTP headers in order.
+pub(crate) type HttpHead = (Option<String>, Vec<(String, String)>);
+/// Why a record is skipped: the reason and its detail text.
+pub(crate) type SkipWhy = (SkipReason, &'static str);
+
+/// Skip detail of a response whose block is not an HTTP message.
+pub(crate) const NOT_HTTP: &str = "response without HTTP";
+
+/// The parsed HTTP head of a response: its Content-Type and headers (in order) when the status
+/// is 200, else the skip (`Status` for another code, `BadRecord` for no status line). Shared by
+/// the WARC and ARC readers.
+pub(crate) fn http_response_head(
+    h: &fastwarc::warc::header::HeaderMap,
+) -> Result<HttpHead, SkipWhy> {
+    match h.status_code() {
+        Some(200) => {}
+        Some(_) => return Err((SkipReason::Status, "non-200")),
+        None => return Err((SkipReason::BadRecord, "no HTTP status")),
+    }
+    let mut headers = Vec::with_capacity(h.len());
+    let mut content_type = None;
+    for (k, v) in h.items() {
+        if content_type.is_none() && k.eq_ignore_ascii_case("content-type") {
+            content_type = Some(v.trim().to_string());
+        }
+        headers.push((k.into_owned(), v.into_owned()));
+    }
+    Ok((content_type, headers))
+}
+
+/// Whether a 200 response (or a resource) with this content type and a body of `body_len`
+/// bytes becomes a page: HTML or no type (`NotHtml`), at most `max_record_bytes` (`TooBig`),
+/// not empty (`Empty`). Returns the content type with a blank one made `None`. Shared by the
+/// WARC and ARC readers.
+pub(crate) fn page_check(
+    content_type: Option<String>,
+    body_len: u64,
+    options: &ReaderOptions,
+) -> Result<Option<String>, SkipWhy> {
+    let content_type = content_type.filter(|c| !c.is_empty());
+    if !is_html_or_missing(content_type.as_deref()) {
+        return Err((SkipReason::NotHtml, "not HTML"));
+    }
+    if body_len > options.max_record_bytes {
+        return Err((SkipReason::TooBig, "body over max_record_bytes"));
+    }
+    if body_len == 0 {
+        return Err((SkipReason::Empty, "empty body"));
+    }
+    Ok(content_type)
 }
 
 /// Media type (before `;`) is HTML, or the type is missing/blank (the decoder sniffs).
@@ -512,7 +616,7 @@ fn classify(rec: &mut WarcRecord, options: &ReaderOptions) -> (ReadItem, Option<
                 .and_then(|r| r.fill_buf().ok())
                 .is_some_and(|b| b.starts_with(b"HTTP/"));
             if !looks_http {
-                return finish_skip(rec, SkipReason::NotHtml, "response without HTTP");
+                return finish_skip(rec, SkipReason::NotHtml, NOT_HTTP);
             }
             rec.set_is_http(true);
         }
@@ -522,34 +626,18 @@ fn classify(rec: &mut WarcRecord, options: &ReaderOptions) -> (ReadItem, Option<
         let Some(h) = rec.http_headers() else {
             return finish_skip(rec, SkipReason::BadRecord, "no HTTP head");
         };
-        match h.status_code() {
-            Some(200) => {}
-            Some(_) => return finish_skip(rec, SkipReason::Status, "non-200"),
-            None => return finish_skip(rec, SkipReason::BadRecord, "no HTTP status"),
+        match http_response_head(h) {
+            Ok(head) => head,
+            Err((reason, detail)) => return finish_skip(rec, reason, detail),
         }
-        let mut headers = Vec::with_capacity(h.len());
-        let mut content_type = None;
-        for (k, v) in h.items() {
-            if content_type.is_none() && k.eq_ignore_ascii_case("content-type") {
-                content_type = Some(v.trim().to_string());
-            }
-            headers.push((k.into_owned(), v.into_owned()));
-        }
-        (content_type, headers)
     } else {
         (warc_header(rec, "Content-Type"), Vec::new())
     };
-    let content_type = content_type.filter(|c| !c.is_empty());
-    if !is_html_or_missing(content_type.as_deref()) {
-        return finish_skip(rec, SkipReason::NotHtml, "not HTML");
-    }
     let len = rec.content_length();
-    if len > options.max_record_bytes {
-        return finish_skip(rec, SkipReason::TooBig, "body over max_record_bytes");
-    }
-    if len == 0 {
-        return finish_skip(rec, SkipReason::Empty, "empty body");
-    }
+    let content_type = match page_check(content_type, len, options) {
+        Ok(content_type) => content_type,
+        Err((reason, detail)) => return finish_skip(rec, reason, detail),
+    };
     let mut body = Vec::with_capacity(len as usize);
     if let Err(e) = drain(rec, Some(&mut body)) {
         let item = skip(rec, SkipReason::BadRecord, &e);

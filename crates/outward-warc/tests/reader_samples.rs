@@ -270,6 +270,62 @@ fn real_samples() {
     assert_eq!(s.count(SkipReason::BadRecord), 1);
 }
 
+/// The real ARC samples: the records warcio 1.8.1 reads, at the offsets it reports
+/// (`ArchiveIterator.get_record_offset`), each as the documented item.
+#[test]
+fn real_arc_samples_match_warcio() {
+    let Some(sh) = shared() else { return };
+    let items = |name: &str| {
+        let path = sh.join("samples/real").join(name);
+        let mut reader = WarcReader::open(&path, ReaderOptions::default()).expect("open");
+        let items: Vec<(String, u64)> = reader
+            .by_ref()
+            .map(|i| match i {
+                ReadItem::Page(p) => (
+                    format!("page {}", p.target_uri.unwrap_or_default()),
+                    p.offset,
+                ),
+                ReadItem::Skipped(s) => (s.reason.as_str().to_string(), s.offset),
+            })
+            .collect();
+        assert_eq!(reader.status(), FileStatus::Complete, "{name}");
+        items
+    };
+    let page = |url: &str, offset: u64| (format!("page {url}"), offset);
+    let skip = |reason: &str, offset: u64| (reason.to_string(), offset);
+    for dir in ["webrecorder+warcio", "webrecorder+pywb"] {
+        assert_eq!(
+            items(&format!("{dir}/example.arc")),
+            [skip("other_type", 0), page("http://example.com/", 151)]
+        );
+        // Gzip per record: offsets are member offsets.
+        assert_eq!(
+            items(&format!("{dir}/example.arc.gz")),
+            [skip("other_type", 0), page("http://example.com/", 171)]
+        );
+        // filedesc and two responses with lengths -1 and abc; a 1-byte block that is not HTTP.
+        assert_eq!(
+            items(&format!("{dir}/bad.arc")),
+            [
+                skip("other_type", 0),
+                skip("bad_record", 134),
+                skip("not_html", 202),
+                skip("bad_record", 262)
+            ]
+        );
+    }
+    assert_eq!(
+        items("webrecorder+warcio/example-space-in-url.arc"),
+        [
+            skip("other_type", 0),
+            page(
+                "http://example.com/index.cfm?FuseAction=Email&EmailTitle=Examples From The Live Web&IsPopUp=False",
+                151
+            )
+        ]
+    );
+}
+
 #[test]
 fn missing_file_is_err() {
     assert!(

@@ -27,11 +27,12 @@
 //! Invariants: only R's subtree (plus the spine) is ever built;
 //! nodes_parsed ≤ nodes_total; never panics.
 
-use crate::html::clean::{BlockStats, NO_BOILER};
+use crate::html::clean::{BlockStats, Cleaned, NO_BOILER};
 use crate::html::climb::RangeClimber;
 use crate::html::partial::PartialParse;
 use crate::html::tags::Tag;
 use crate::html::tree::{F_BOILER, Kind};
+use crate::site::template_ranges;
 use crate::text::emit::{TextSink, emit_subtree};
 use crate::text::page_title::page_title;
 use crate::{Blocks, ExtractStats, Extraction, Extractor, Page, SiteContext};
@@ -82,6 +83,43 @@ fn is_link_list(blk: &BlockStats, ratio: f64) -> bool {
     weight > 0.0 && blk.link_weight as f64 > ratio * weight && !prose
 }
 
+/// The page's template, from site memory: the outermost elements seen on enough pages of
+/// the host, and which blocks lie inside them.
+struct Template {
+    /// Sorted, disjoint byte ranges of the cleaned buffer.
+    ranges: Vec<(u32, u32)>,
+    /// Per block of the cleaned page (empty when there is no template): inside a range.
+    blocks: Vec<bool>,
+}
+
+impl Template {
+    fn new(cleaned: &Cleaned, site: &SiteContext) -> Self {
+        let ranges = template_ranges(cleaned, site);
+        let mut blocks = Vec::new();
+        if !ranges.is_empty() {
+            let mut k = 0;
+            blocks = cleaned
+                .blocks
+                .iter()
+                .map(|b| {
+                    while k < ranges.len() && ranges[k].1 <= b.start {
+                        k += 1;
+                    }
+                    ranges
+                        .get(k)
+                        .is_some_and(|&(s, e)| s <= b.start && b.start < e)
+                })
+                .collect();
+        }
+        Template { ranges, blocks }
+    }
+
+    /// Whether an element starting at `start` is one of the template's outermost elements.
+    fn starts_at(&self, start: u32) -> bool {
+        self.ranges.binary_search_by_key(&start, |r| r.0).is_ok()
+    }
+}
+
 /// Per-block good/bad text and their prefix sums.
 struct BlockScores {
     starts: Vec<u32>,
@@ -106,6 +144,7 @@ impl BlockScores {
         blocks: &[BlockStats],
         link_list_ratio: f64,
         link_list_bad: f64,
+        template: &Template,
         boiler: impl Fn(&BlockStats) -> Option<f64>,
     ) -> (Self, Vec<f64>) {
         let n = blocks.len();
@@ -122,13 +161,14 @@ impl BlockScores {
         s.bad.push(0.0);
         s.weight.push(0.0);
         s.link.push(0.0);
-        for blk in blocks {
+        for (i, blk) in blocks.iter().enumerate() {
             let weight = blk.weight as f64;
             let link = blk.link_weight as f64;
             let keep = boiler(blk);
             let link_list = is_link_list(blk, link_list_ratio);
             let hard_boiler = keep == Some(0.0);
-            let good = if hard_boiler || link_list {
+            let in_template = template.blocks.get(i).copied().unwrap_or(false);
+            let good = if hard_boiler || link_list || in_template {
                 0.0
             } else {
                 // Links inside running text are content.
@@ -313,8 +353,9 @@ impl Extractor for Reverse {
         String::new()
     }
 
-    fn extract(&self, page: &Page, _site: &SiteContext) -> Extraction {
+    fn extract(&self, page: &Page, site: &SiteContext) -> Extraction {
         let cleaned = page.visible();
+        let template = Template::new(cleaned, site);
         let title = page_title(cleaned);
         let mut stats = ExtractStats {
             nodes_total: cleaned.nodes_total,
@@ -328,6 +369,7 @@ impl Extractor for Reverse {
             &cleaned.blocks,
             self.link_list_ratio,
             self.link_list_bad,
+            &template,
             |_| None,
         );
         let total_good = plain_scores.good.last().copied().unwrap_or(0.0);
@@ -345,6 +387,7 @@ impl Extractor for Reverse {
             &cleaned.blocks,
             self.link_list_ratio,
             self.link_list_bad,
+            &template,
             |b| hinted(b).then_some(SOFT_BOILER),
         );
         let bads: Vec<f64> = seed_scores.bad.windows(2).map(|w| w[1] - w[0]).collect();
@@ -363,6 +406,7 @@ impl Extractor for Reverse {
                 &cleaned.blocks,
                 self.link_list_ratio,
                 self.link_list_bad,
+                &template,
                 |b| {
                     if !hinted(b) {
                         return None;
@@ -430,6 +474,9 @@ impl Extractor for Reverse {
             if n.start <= seed_at && seed_at < n.end {
                 return false;
             }
+            if template.starts_at(n.start) {
+                return true;
+            }
             if n.flags & F_BOILER != 0 {
                 // Only when the hint holds (see `hint_holds`); ranges are sorted by start.
                 let k = ranges.partition_point(|r| r.start < n.start);
@@ -467,6 +514,60 @@ impl Extractor for Reverse {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::SiteMemoryBuilder;
+    use crate::site::page_prints;
+
+    /// A news page whose article container also holds the site's subscription box, as on
+    /// every page of the host.
+    fn news_page(n: usize) -> String {
+        let story: String = (0..6)
+            .map(|k| format!("<p>Story {n} paragraph {k} reports what happened in town {n}, with the words a reporter wrote for it.</p>"))
+            .collect();
+        format!(
+            "<html><body><div class=top><a href=/>Town Gazette</a></div><div class=article>\
+             <h2>Story {n}</h2>{story}<div class=letter><p>Subscribe to our weekly letter for \
+             the best stories, delivered free.</p></div></div>\
+             <div class=foot><p>Town Gazette, 1 Main Street. All rights reserved.</p></div></body></html>"
+        )
+    }
+
+    #[test]
+    fn site_memory_removes_the_hosts_repeated_blocks_from_the_article() {
+        let mut builder = SiteMemoryBuilder::default();
+        let pages: Vec<String> = (0..4).map(news_page).collect();
+        for (n, html) in pages.iter().enumerate() {
+            let url = format!("https://gazette.example/{n}");
+            builder.add(page_prints(&Page::new(html, Some(&url))).unwrap());
+        }
+        let memory = builder.finish(3);
+        let html = news_page(7);
+        let page = Page::new(&html, Some("https://gazette.example/7"));
+        let alone = Reverse::default().extract(&page, SiteContext::none());
+        let with_site = Reverse::default().extract(&page, &memory.context(page.host()));
+        assert!(
+            alone.text().contains("Subscribe to our weekly letter"),
+            "{}",
+            alone.text()
+        );
+        assert!(
+            !with_site.text().contains("Subscribe"),
+            "{}",
+            with_site.text()
+        );
+        assert!(
+            !with_site.text().contains("All rights reserved"),
+            "{}",
+            with_site.text()
+        );
+        for k in 0..6 {
+            let sentence = format!("Story 7 paragraph {k} reports");
+            assert!(with_site.text().contains(&sentence), "{}", with_site.text());
+        }
+        // A page of another host is judged alone.
+        let other = Page::new(&html, Some("https://elsewhere.example/7"));
+        let other_text = Reverse::default().extract(&other, &memory.context(other.host()));
+        assert_eq!(other_text.text(), alone.text());
+    }
 
     /// A Wikipedia article in the shape of an.wikipedia.org/wiki/Escopete (CC-MAIN-2024-22):
     /// a maintenance banner (one long unlinked sentence), then an article whose sentences

@@ -1,0 +1,385 @@
+//! Site memory: what repeats across the pages of one host (navigation, footers, sidebars,
+//! "related" lists) is not main text (seeds 000, 001, 003). It is built from pages, holds
+//! order-free aggregates only, and reaches the methods as a [`SiteContext`].
+//!
+//! - [`page_prints`]: a page's fingerprints (see [`fingerprint`]): its host, the hash of the
+//!   whole cleaned page, and the distinct hashes of its removable text-holding elements.
+//! - [`SiteMemoryBuilder`]: per host, how many distinct pages hold each fingerprint. A page
+//!   whose whole-page hash was seen before on its host counts once (a crawl often holds the
+//!   same page under several URLs; it must not make its own article "repeated"). Adding and
+//!   [`SiteMemoryBuilder::merge`] commute: the memory is the same for any page order, any
+//!   split of the pages between builders, any thread count.
+//! - [`SiteMemory`]: per host with at least `min_pages` distinct pages, the fingerprints seen
+//!   on at least `min_pages` of them, with their counts; its [`SiteMemory::digest`] names its
+//!   content (for config hashes).
+//! - [`template_ranges`]: the outermost elements of a page that the memory marks as template.
+//!
+//! Invariants: pure (no I/O, no clocks, no randomness); deterministic iteration everywhere
+//! that decides output (sorted keys); a page whose host is unknown or has too few pages gets
+//! an empty context and is judged alone.
+
+pub mod fingerprint;
+
+use crate::Page;
+use crate::html::clean::Cleaned;
+use fingerprint::{ElementPrint, element_prints};
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+/// Pages of a host that must hold a block for it to be template, and pages a host needs
+/// before its memory is used (the prototype's and seed 001's N2 = 3).
+pub const DEFAULT_MIN_PAGES: u32 = 3;
+
+/// A page's fingerprints, ready to add to a [`SiteMemoryBuilder`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PagePrints {
+    pub host: String,
+    /// Hash of the whole cleaned page.
+    pub page: u64,
+    /// Distinct element fingerprints, sorted.
+    pub elements: Vec<u64>,
+}
+
+/// The fingerprints of `page` as methods see it ([`Page::visible`]), or `None` when its URL
+/// has no host.
+pub fn page_prints(page: &Page) -> Option<PagePrints> {
+    let host = page.host()?.to_string();
+    let (prints, root) = element_prints(page.visible());
+    let mut elements: Vec<u64> = prints.iter().map(|p| p.hash).collect();
+    elements.sort_unstable();
+    elements.dedup();
+    Some(PagePrints {
+        host,
+        page: root,
+        elements,
+    })
+}
+
+#[derive(Debug, Default, Clone)]
+struct HostAccumulator {
+    pages: HashSet<u64>,
+    counts: HashMap<u64, u32>,
+}
+
+/// Collects [`PagePrints`] into per-host counts; see the module header.
+#[derive(Debug, Default, Clone)]
+pub struct SiteMemoryBuilder {
+    hosts: HashMap<String, HostAccumulator>,
+}
+
+impl SiteMemoryBuilder {
+    pub fn add(&mut self, prints: PagePrints) {
+        let host = self.hosts.entry(prints.host).or_default();
+        if !host.pages.insert(prints.page) {
+            return;
+        }
+        for h in prints.elements {
+            *host.counts.entry(h).or_insert(0) += 1;
+        }
+    }
+
+    /// Adds everything `other` collected. Exact when the two saw different pages (the way
+    /// a run splits its inputs); a page both saw counts twice, capped at the host's distinct
+    /// pages. Commutes with [`add`](Self::add) and itself.
+    pub fn merge(&mut self, other: SiteMemoryBuilder) {
+        for (name, acc) in other.hosts {
+            let host = self.hosts.entry(name).or_default();
+            host.pages.extend(acc.pages);
+            let cap = host.pages.len() as u32;
+            for (h, c) in acc.counts {
+                let e = host.counts.entry(h).or_insert(0);
+                *e = (*e + c).min(cap);
+            }
+        }
+    }
+
+    /// Pages added (distinct per host).
+    pub fn pages(&self) -> u64 {
+        self.hosts.values().map(|h| h.pages.len() as u64).sum()
+    }
+
+    /// The memory: hosts with at least `min_pages` distinct pages, and their fingerprints
+    /// seen on at least `min_pages` pages.
+    pub fn finish(self, min_pages: u32) -> SiteMemory {
+        let min_pages = min_pages.max(2);
+        let mut hosts = HashMap::new();
+        for (name, acc) in self.hosts {
+            let pages = acc.pages.len() as u32;
+            if pages < min_pages {
+                continue;
+            }
+            let counts: HashMap<u64, u32> = acc
+                .counts
+                .into_iter()
+                .filter(|&(_, c)| c >= min_pages)
+                .collect();
+            hosts.insert(name, Arc::new(HostMemory { pages, counts }));
+        }
+        SiteMemory { hosts, min_pages }
+    }
+}
+
+/// What site memory knows of one host.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct HostMemory {
+    /// Distinct pages seen.
+    pub pages: u32,
+    /// Fingerprint → distinct pages holding it (only those at or over the threshold).
+    pub counts: HashMap<u64, u32>,
+}
+
+/// Site memory for many hosts; see the module header.
+#[derive(Debug, Default)]
+pub struct SiteMemory {
+    hosts: HashMap<String, Arc<HostMemory>>,
+    min_pages: u32,
+}
+
+impl SiteMemory {
+    /// The context of a page of `host`.
+    pub fn context(&self, host: Option<&str>) -> SiteContext {
+        SiteContext {
+            host: host.and_then(|h| self.hosts.get(h)).cloned(),
+            min_pages: self.min_pages,
+        }
+    }
+
+    /// Hosts remembered.
+    pub fn hosts(&self) -> usize {
+        self.hosts.len()
+    }
+
+    /// Pages of the remembered hosts.
+    pub fn pages(&self) -> u64 {
+        self.hosts.values().map(|h| h.pages as u64).sum()
+    }
+
+    /// Template fingerprints remembered over all hosts.
+    pub fn fingerprints(&self) -> u64 {
+        self.hosts.values().map(|h| h.counts.len() as u64).sum()
+    }
+
+    /// A 64-bit digest of the whole memory (hosts, pages, fingerprints, counts, threshold),
+    /// independent of how it was built.
+    pub fn digest(&self) -> u64 {
+        let mut names: Vec<&String> = self.hosts.keys().collect();
+        names.sort();
+        let mut acc: u64 = 0xcbf2_9ce4_8422_2325 ^ self.min_pages as u64;
+        let mut mix = |x: u64| {
+            acc = (acc ^ x)
+                .wrapping_mul(0x0000_0100_0000_01b3)
+                .rotate_left(17);
+        };
+        for name in names {
+            let host = &self.hosts[name];
+            for b in name.bytes() {
+                mix(b as u64);
+            }
+            mix(host.pages as u64);
+            let mut counts: Vec<(u64, u32)> = host.counts.iter().map(|(&h, &c)| (h, c)).collect();
+            counts.sort_unstable();
+            for (h, c) in counts {
+                mix(h);
+                mix(c as u64);
+            }
+        }
+        acc
+    }
+}
+
+/// What is known about a page's site beyond the page itself: what repeats across its pages.
+/// Methods receive it beside the [`Page`]; an empty context (no memory, or a host with too
+/// few pages) makes a method judge the page alone.
+#[derive(Debug, Clone, Default)]
+pub struct SiteContext {
+    host: Option<Arc<HostMemory>>,
+    min_pages: u32,
+}
+
+impl SiteContext {
+    /// The context of a page whose site is unknown.
+    pub fn none() -> &'static SiteContext {
+        static NONE: SiteContext = SiteContext {
+            host: None,
+            min_pages: DEFAULT_MIN_PAGES,
+        };
+        &NONE
+    }
+
+    /// Whether the memory knows this page's host (it had enough pages).
+    pub fn is_empty(&self) -> bool {
+        self.host.is_none()
+    }
+
+    /// Distinct pages of the host holding an element with this fingerprint (0 when the
+    /// memory does not know it).
+    pub fn pages_holding(&self, hash: u64) -> u32 {
+        self.host
+            .as_ref()
+            .and_then(|h| h.counts.get(&hash).copied())
+            .unwrap_or(0)
+    }
+
+    /// Distinct pages seen of the host.
+    pub fn host_pages(&self) -> u32 {
+        self.host.as_ref().map_or(0, |h| h.pages)
+    }
+}
+
+/// Text outside links above which an element is prose (about 20 words; a menu, a label or a
+/// copyright line weighs less).
+pub const PROSE_WEIGHT: u32 = 100;
+/// Share of its host's pages a prose element must be on to be template: site-wide prose
+/// (a disclaimer, a newsletter blurb) is; prose shared by a few pages is more often shared
+/// content (a syndicated paragraph, a product description, a quote).
+pub const PROSE_HOST_SHARE: f64 = 0.5;
+/// An element holding more than this share of its page's text is never template (the same
+/// article under several URLs of one host is still the article).
+pub const MAX_PAGE_SHARE: f64 = 0.6;
+
+/// The outermost elements of `cleaned` that the site memory marks as template, as sorted,
+/// disjoint byte ranges: elements seen on at least `min_pages` distinct pages of the host
+/// (prose ones on at least [`PROSE_HOST_SHARE`] of them), never one holding more than
+/// [`MAX_PAGE_SHARE`] of the page's text.
+pub fn template_ranges(cleaned: &Cleaned, site: &SiteContext) -> Vec<(u32, u32)> {
+    if site.is_empty() {
+        return Vec::new();
+    }
+    let (mut prints, _) = element_prints(cleaned);
+    let max_weight = MAX_PAGE_SHARE * cleaned.text_weight as f64;
+    let prose_pages = PROSE_HOST_SHARE * site.host_pages() as f64;
+    prints.retain(|p| {
+        let pages = site.pages_holding(p.hash);
+        (p.weight as f64) <= max_weight
+            && pages >= site.min_pages
+            && (p.plain <= PROSE_WEIGHT || pages as f64 >= prose_pages)
+    });
+    outermost(prints)
+}
+
+/// The ranges of the elements not inside another one of `prints`.
+fn outermost(mut prints: Vec<ElementPrint>) -> Vec<(u32, u32)> {
+    // Outermost first among those starting at the same place; then skip what they hold.
+    prints.sort_unstable_by(|a, b| a.start.cmp(&b.start).then(b.end.cmp(&a.end)));
+    let mut ranges: Vec<(u32, u32)> = Vec::new();
+    for p in prints {
+        if ranges.last().is_some_and(|&(_, end)| p.start < end) {
+            continue;
+        }
+        ranges.push((p.start, p.end));
+    }
+    ranges
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page_html(article: &str, extra: &str) -> String {
+        format!(
+            "<html><body><div class=nav><ul><li><a href=/>Home</a></li><li><a href=/n>News</a></li></ul></div>\
+             <div id=main><h1>Title</h1><p>{article}</p></div>\
+             <div class=related><p>Related: other stories you may like {extra}</p></div>\
+             <div class=footer><p>Copyright the site, all rights reserved.</p></div></body></html>"
+        )
+    }
+
+    fn prints_of(url: &str, html: &str) -> PagePrints {
+        page_prints(&Page::new(html, Some(url))).unwrap()
+    }
+
+    fn builder_of(pages: &[(String, String)]) -> SiteMemoryBuilder {
+        let mut b = SiteMemoryBuilder::default();
+        for (url, html) in pages {
+            b.add(prints_of(url, html));
+        }
+        b
+    }
+
+    fn site_pages() -> Vec<(String, String)> {
+        (0..4)
+            .map(|i| {
+                (
+                    format!("https://news.example/story/{i}"),
+                    page_html(&format!("Story number {i} tells its own news."), "x"),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn repeated_blocks_are_template_and_articles_are_not() {
+        let memory = builder_of(&site_pages()).finish(3);
+        assert_eq!(memory.hosts(), 1);
+        let html = page_html("A fifth story nobody saw before.", "x");
+        let page = Page::new(&html, Some("https://news.example/story/5"));
+        let site = memory.context(page.host());
+        let ranges = template_ranges(page.visible(), &site);
+        let buf = &page.visible().buf;
+        let texts: Vec<String> = ranges
+            .iter()
+            .map(|&(s, e)| String::from_utf8_lossy(&buf[s as usize..e as usize]).into_owned())
+            .collect();
+        // The menu, the section heading every page repeats, the related box, the footer.
+        assert_eq!(texts.len(), 4, "{texts:#?}");
+        assert!(texts[0].contains("class=\"nav\""), "{texts:#?}");
+        assert_eq!(texts[1], "<h1>Title</h1>");
+        assert!(texts[2].contains("class=\"related\""), "{texts:#?}");
+        assert!(texts[3].contains("class=\"footer\""), "{texts:#?}");
+        assert!(texts.iter().all(|t| !t.contains("fifth story")));
+        // Another host, or no host, knows nothing.
+        assert!(memory.context(Some("other.example")).is_empty());
+        assert!(template_ranges(page.visible(), SiteContext::none()).is_empty());
+    }
+
+    #[test]
+    fn the_same_page_under_several_urls_counts_once() {
+        let html = page_html("One story, three addresses.", "x");
+        let pages: Vec<(String, String)> = ["a", "b", "c", "d"]
+            .iter()
+            .map(|u| (format!("https://news.example/{u}"), html.clone()))
+            .collect();
+        let memory = builder_of(&pages).finish(3);
+        assert_eq!(memory.hosts(), 0, "one distinct page is not a site");
+    }
+
+    #[test]
+    fn order_and_split_do_not_change_the_memory() {
+        let pages = site_pages();
+        let whole = builder_of(&pages).finish(3);
+        let mut reversed = pages.clone();
+        reversed.reverse();
+        let backwards = builder_of(&reversed).finish(3);
+        let mut left = builder_of(&pages[..2]);
+        left.merge(builder_of(&pages[2..]));
+        let merged = left.finish(3);
+        assert_eq!(whole.digest(), backwards.digest());
+        assert_eq!(whole.digest(), merged.digest());
+        assert_ne!(whole.digest(), builder_of(&pages[..3]).finish(3).digest());
+    }
+
+    #[test]
+    fn an_element_holding_most_of_the_page_is_never_template() {
+        // Three near-empty pages and one with the same long block: the block repeats but
+        // it is this page's text.
+        let long = "A long paragraph that is the page. ".repeat(30);
+        let pages: Vec<(String, String)> = (0..3)
+            .map(|i| {
+                (
+                    format!("https://s.example/{i}"),
+                    format!("<body><p>Page {i}</p><div class=box><p>{long}</p></div></body>"),
+                )
+            })
+            .collect();
+        let memory = builder_of(&pages).finish(3);
+        let html = format!("<body><p>Page 9</p><div class=box><p>{long}</p></div></body>");
+        let page = Page::new(&html, Some("https://s.example/9"));
+        let site = memory.context(page.host());
+        assert!(template_ranges(page.visible(), &site).is_empty());
+        // Beside a longer article of its own, the same block is the site's.
+        let article = "Words of this page alone, and many of them. ".repeat(90);
+        let html = format!("<body><p>{article}</p><div class=box><p>{long}</p></div></body>");
+        let page = Page::new(&html, Some("https://s.example/10"));
+        assert_eq!(template_ranges(page.visible(), &site).len(), 1);
+    }
+}

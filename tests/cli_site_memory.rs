@@ -1,0 +1,145 @@
+//! `outward run --site-memory` end to end: what repeats across a host's pages leaves the
+//! text, pages of other hosts are judged alone, the output is the same bytes for any thread
+//! count and input order, and the config hash (so resume) knows the memory.
+
+use outward_testkit::{Compression, HttpResponse, WarcWriter};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A gazette article: six paragraphs of its own, inside the same container as the site's
+/// subscription box; the site's menu and footer around it.
+fn gazette_page(n: usize) -> String {
+    let story: String = (0..6)
+        .map(|k| {
+            format!(
+                "<p>Story {n} paragraph {k} reports what happened in town {n}, with the words a \
+                 reporter wrote for it.</p>"
+            )
+        })
+        .collect();
+    format!(
+        "<!doctype html><html><head><title>Story {n} - Town Gazette</title></head><body>\
+         <div class=top><a href=/>Town Gazette</a> <a href=/sport>Sport</a></div>\
+         <div class=article><h2>Story {n}</h2>{story}<div class=letter><p>Subscribe to our \
+         weekly letter for the best stories, delivered free.</p></div></div>\
+         <div class=foot><p>Town Gazette, 1 Main Street. All rights reserved.</p></div>\
+         </body></html>"
+    )
+}
+
+/// Five gazette pages and one page of another host with the same markup.
+fn write_warc(dir: &Path, name: &str, seed: u64) -> PathBuf {
+    let mut w = WarcWriter::new(Compression::Gzip, seed);
+    w.warcinfo(name);
+    for n in 0..5 {
+        let uri = format!("https://gazette.example/{seed}/{n}");
+        w.response(
+            &uri,
+            &HttpResponse::html(&gazette_page(n + 10 * seed as usize)),
+        );
+    }
+    w.response(
+        &format!("https://other.example/{seed}"),
+        &HttpResponse::html(&gazette_page(99)),
+    );
+    let (bytes, _) = w.finish();
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+fn run(out: &Path, extra: &[&str], inputs: &[&Path]) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_outward"));
+    cmd.arg("run").arg("-o").arg(out).args(extra).args(inputs);
+    let result = cmd.output().expect("starting outward");
+    assert!(
+        result.status.success(),
+        "{:?}\n{}",
+        result.status,
+        String::from_utf8_lossy(&result.stderr)
+    );
+}
+
+fn shard(path: &Path) -> Vec<u8> {
+    let raw = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    zstd::stream::decode_all(&raw[..]).unwrap()
+}
+
+fn texts(path: &Path) -> Vec<(String, String)> {
+    String::from_utf8(shard(path))
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            (
+                v["metadata"]["url"].as_str().unwrap().to_string(),
+                v["text"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn config_hashes(dir: &Path) -> Vec<String> {
+    std::fs::read_to_string(dir.join("manifest.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            v["config_hash"].as_str().unwrap().to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn site_memory_removes_repeated_blocks_deterministically() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = write_warc(dir.path(), "a.warc.gz", 1);
+    let b = write_warc(dir.path(), "b.warc.gz", 2);
+    let plain = dir.path().join("plain");
+    let one = dir.path().join("one");
+    let two = dir.path().join("two");
+    run(&plain, &["--threads", "1"], &[&a, &b]);
+    run(&one, &["--threads", "1", "--site-memory"], &[&a, &b]);
+    run(&two, &["--threads", "2", "--site-memory"], &[&b, &a]);
+
+    for name in ["a.jsonl.zst", "b.jsonl.zst"] {
+        // Same bytes for any thread count and input order.
+        assert_eq!(shard(&one.join(name)), shard(&two.join(name)), "{name}");
+        let alone = texts(&plain.join(name));
+        let remembered = texts(&one.join(name));
+        assert_eq!(alone.len(), 6);
+        assert_eq!(remembered.len(), 6);
+        for ((url, before), (_, after)) in alone.iter().zip(&remembered) {
+            assert!(
+                before.contains("Subscribe to our weekly letter"),
+                "{url}: {before}"
+            );
+            // Every paragraph of the story stays.
+            assert_eq!(
+                after.matches(" reports what happened in town ").count(),
+                6,
+                "{url}: {after}"
+            );
+            if url.contains("gazette.example") {
+                assert!(!after.contains("Subscribe"), "{url}: {after}");
+                assert!(!after.contains("All rights reserved"), "{url}: {after}");
+            } else {
+                // One page of its host: judged alone.
+                assert_eq!(before, after, "{url}");
+            }
+        }
+    }
+    // The memory is part of the config: a resume without it (or with other inputs) redoes
+    // the work instead of reusing shards made with it.
+    let with: Vec<String> = config_hashes(&one);
+    let without: Vec<String> = config_hashes(&plain);
+    assert_eq!(with, config_hashes(&two));
+    assert!(
+        with.iter().all(|h| !without.contains(h)),
+        "{with:?} {without:?}"
+    );
+    let only_a = dir.path().join("only_a");
+    run(&only_a, &["--site-memory"], &[&a]);
+    assert_ne!(config_hashes(&only_a)[0], with[0]);
+}
