@@ -5,7 +5,7 @@
 //! 2 usage or setup error.
 
 use clap::{Args, Parser, Subcommand};
-use outward::pipeline::{self, FractionHistogram, InputOutcome, Progress, RunConfig};
+use outward::pipeline::{self, FractionHistogram, InputOutcome, Progress, RunConfig, SiteSource};
 use outward_core::methods;
 use outward_core::{ExtractOptions, Format, Page, SiteContext};
 use outward_eval as eval;
@@ -41,6 +41,103 @@ enum Command {
     Eval(EvalArgs),
     /// Time extraction alone on one thread over the HTML pages of WARC files (MB/s per core).
     Bench(BenchArgs),
+    /// Build, merge and inspect site stores: what repeats across each host's pages, for
+    /// `run --sites STORE`.
+    #[command(subcommand)]
+    Sites(SitesCommand),
+}
+
+#[derive(Subcommand)]
+enum SitesCommand {
+    /// Read inputs and write the site store of their pages (one read, no extraction).
+    Build(SitesBuildArgs),
+    /// Add stores (built from different inputs, e.g. the shards of an array job) into one.
+    Merge(SitesMergeArgs),
+    /// Print what a store holds.
+    Info(SitesInfoArgs),
+}
+
+#[derive(Args)]
+struct SitesBuildArgs {
+    /// The store file to write (replaced atomically).
+    #[arg(long, short)]
+    output: PathBuf,
+    #[command(flatten)]
+    inputs: InputArgs,
+    /// Worker threads (default, or 0: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+#[derive(Args)]
+struct SitesMergeArgs {
+    /// The store file to write (replaced atomically; may be one of the inputs).
+    #[arg(long, short)]
+    output: PathBuf,
+    /// Stores to add together.
+    #[arg(required = true)]
+    stores: Vec<PathBuf>,
+}
+
+#[derive(Args)]
+struct SitesInfoArgs {
+    store: PathBuf,
+    /// Pages of a host that must hold a block for it to be template.
+    #[arg(long, default_value_t = outward_core::site::DEFAULT_MIN_PAGES)]
+    site_min_pages: u32,
+}
+
+/// Which inputs a command reads: the same rules for `run` and `sites build`.
+#[derive(Args)]
+struct InputArgs {
+    /// Input files (WARC, or ARC v1), directories (their *.warc, *.warc.gz, *.warc.zst,
+    /// *.warc.lz4, *.arc, *.arc.gz), or - (paths on stdin).
+    #[arg(required_unless_present = "input_list")]
+    inputs: Vec<PathBuf>,
+    /// A file listing inputs, one path a line (gzipped or not, like Common Crawl's
+    /// warc.paths.gz; blank lines and # comments skipped). Repeatable.
+    #[arg(long, value_name = "FILE")]
+    input_list: Vec<PathBuf>,
+    /// Keep inputs[I::N] of the sorted input list (for Slurm arrays), e.g. 3/16.
+    #[arg(long, value_parser = parse_shard)]
+    shard: Option<(usize, usize)>,
+}
+
+impl InputArgs {
+    /// The sorted, deduplicated input files (this shard's), or the exit code of the error
+    /// already reported.
+    fn resolve(&self) -> Result<Vec<PathBuf>, ExitCode> {
+        let mut stdin = std::io::stdin().lock();
+        let inputs = match pipeline::resolve_inputs(&self.inputs, &self.input_list, &mut stdin) {
+            Ok(i) => i,
+            Err(e) => {
+                eprintln!("error: reading inputs: {e}");
+                return Err(ExitCode::from(2));
+            }
+        };
+        // An empty shard of a real input list is fine (more array tasks than files); an input
+        // list that names no file at all is a mistake.
+        if inputs.is_empty() {
+            let named: Vec<String> = self
+                .inputs
+                .iter()
+                .chain(&self.input_list)
+                .map(|p| p.display().to_string())
+                .collect();
+            eprintln!(
+                "error: no input files: {} holds no .warc, .warc.gz, .warc.zst, .warc.lz4, .arc or .arc.gz file",
+                named.join(", ")
+            );
+            return Err(ExitCode::from(2));
+        }
+        match self.shard {
+            Some((i, n)) => pipeline::select_shard(inputs, i, n).map_err(|e| {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }),
+            None => Ok(inputs),
+        }
+    }
 }
 
 #[derive(Args)]
@@ -79,7 +176,10 @@ struct StderrReporter;
 
 impl pipeline::Reporter for StderrReporter {
     fn report(&self, event: &pipeline::Event) {
-        eprintln!("warn: {event}");
+        match event {
+            pipeline::Event::SiteMemoryLearned(_) => eprintln!("{event}"),
+            _ => eprintln!("warn: {event}"),
+        }
     }
 }
 
@@ -121,8 +221,12 @@ struct MethodArgs {
     similarity: f64,
     /// Learn what repeats across each host's pages from the inputs first (one more read of
     /// them), and leave it out of the main text (`reverse`). `eval` learns per input file.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "sites")]
     site_memory: bool,
+    /// Site memory from a store built by `outward sites build` (same effect as
+    /// --site-memory, without reading the inputs twice).
+    #[arg(long, value_name = "STORE")]
+    sites: Option<PathBuf>,
     /// With --site-memory: a block is template when this many distinct pages of its host
     /// hold it (and a host needs this many pages).
     #[arg(long, default_value_t = outward_core::site::DEFAULT_MIN_PAGES, value_parser = clap::value_parser!(u32).range(2..))]
@@ -139,7 +243,11 @@ impl MethodArgs {
         }
         config.method = self.method.clone();
         config.extract = self.options();
-        config.site_memory = self.site_memory;
+        config.sites = match (&self.sites, self.site_memory) {
+            (Some(store), _) => SiteSource::Store(store.clone()),
+            (None, true) => SiteSource::Inputs,
+            (None, false) => SiteSource::None,
+        };
         config.site_min_pages = self.site_min_pages;
         config
     }
@@ -156,17 +264,8 @@ struct RunArgs {
     /// Output directory (created if missing).
     #[arg(long, short)]
     output: PathBuf,
-    /// Input files (WARC, or ARC v1), directories (their *.warc, *.warc.gz, *.warc.zst,
-    /// *.warc.lz4, *.arc, *.arc.gz), or - (paths on stdin).
-    #[arg(required_unless_present = "input_list")]
-    inputs: Vec<PathBuf>,
-    /// A file listing inputs, one path a line (gzipped or not, like Common Crawl's
-    /// warc.paths.gz; blank lines and # comments skipped). Repeatable.
-    #[arg(long, value_name = "FILE")]
-    input_list: Vec<PathBuf>,
-    /// Keep inputs[I::N] of the sorted input list (for Slurm arrays), e.g. 3/16.
-    #[arg(long, value_parser = parse_shard)]
-    shard: Option<(usize, usize)>,
+    #[command(flatten)]
+    inputs: InputArgs,
     /// Worker threads (default, or 0: all cores).
     #[arg(long)]
     threads: Option<usize>,
@@ -246,6 +345,7 @@ fn main() -> ExitCode {
         Command::Extract(args) => extract_one(args),
         Command::Eval(args) => eval(args),
         Command::Bench(args) => bench(args),
+        Command::Sites(command) => sites(command),
     }
 }
 
@@ -325,38 +425,9 @@ fn progress_line(p: &Progress, elapsed: Duration) -> String {
 }
 
 fn run(args: RunArgs) -> ExitCode {
-    let mut stdin = std::io::stdin().lock();
-    let inputs = match pipeline::resolve_inputs(&args.inputs, &args.input_list, &mut stdin) {
+    let inputs = match args.inputs.resolve() {
         Ok(i) => i,
-        Err(e) => {
-            eprintln!("error: reading inputs: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    // An empty shard of a real input list is fine (more array tasks than files); an input
-    // list that names no file at all is a mistake.
-    if inputs.is_empty() {
-        let named: Vec<String> = args
-            .inputs
-            .iter()
-            .chain(&args.input_list)
-            .map(|p| p.display().to_string())
-            .collect();
-        eprintln!(
-            "error: no input files: {} holds no .warc, .warc.gz, .warc.zst, .warc.lz4, .arc or .arc.gz file",
-            named.join(", ")
-        );
-        return ExitCode::from(2);
-    }
-    let inputs = match args.shard {
-        Some((i, n)) => match pipeline::select_shard(inputs, i, n) {
-            Ok(selected) => selected,
-            Err(e) => {
-                eprintln!("error: {e}");
-                return ExitCode::from(2);
-            }
-        },
-        None => inputs,
+        Err(code) => return code,
     };
     let mut config = args.method.config(args.output.clone(), args.threads);
     config.output_options.zstd_level = args.zstd_level;
@@ -546,6 +617,117 @@ fn truth_for(inputs: &[PathBuf], truths: &[PathBuf]) -> Result<Vec<PathBuf>, Str
             }
         })
         .collect()
+}
+
+fn sites(command: SitesCommand) -> ExitCode {
+    match command {
+        SitesCommand::Build(args) => sites_build(args),
+        SitesCommand::Merge(args) => sites_merge(args),
+        SitesCommand::Info(args) => sites_info(args),
+    }
+}
+
+fn sites_build(args: SitesBuildArgs) -> ExitCode {
+    let inputs = match args.inputs.resolve() {
+        Ok(i) => i,
+        Err(code) => return code,
+    };
+    let mut config = RunConfig::new(PathBuf::new());
+    if let Some(t) = args.threads.filter(|&t| t > 0) {
+        config.threads = t;
+    }
+    let progress = std::sync::Arc::new(Progress::default());
+    let start = Instant::now();
+    let cpu_start = cpu_seconds();
+    let built = {
+        let _ticker = Ticker::start(progress.clone(), inputs.len() as u64);
+        pipeline::build_sites(&inputs, &config, &progress, &StderrReporter)
+    };
+    let builder = match built {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let (hosts, pages) = (builder.hosts(), builder.pages());
+    let size = match outward::sites::write_store(&args.output, &builder) {
+        Ok(size) => size,
+        Err(e) => {
+            eprintln!(
+                "error: cannot write site store {}: {e}",
+                args.output.display()
+            );
+            return ExitCode::from(1);
+        }
+    };
+    let cpu = cpu_seconds().zip(cpu_start).map(|(a, b)| a - b);
+    eprintln!(
+        "outward sites build: {} inputs, {} records, {pages} distinct pages of {hosts} hosts -> {} ({size} bytes)\n  {:.2} s wall{}",
+        inputs.len(),
+        progress.records.load(Ordering::Relaxed),
+        args.output.display(),
+        start.elapsed().as_secs_f64(),
+        cpu.map(|c| format!(", {c:.2} CPU s")).unwrap_or_default()
+    );
+    ExitCode::SUCCESS
+}
+
+fn sites_merge(args: SitesMergeArgs) -> ExitCode {
+    let mut merged = outward_core::SiteMemoryBuilder::default();
+    for path in &args.stores {
+        match outward::sites::read_store(path) {
+            Ok(store) => merged.merge(store),
+            Err(e) => {
+                eprintln!("error: cannot read site store {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        }
+    }
+    match outward::sites::write_store(&args.output, &merged) {
+        Ok(size) => {
+            eprintln!(
+                "outward sites merge: {} stores, {} distinct pages of {} hosts -> {} ({size} bytes)",
+                args.stores.len(),
+                merged.pages(),
+                merged.hosts(),
+                args.output.display()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!(
+                "error: cannot write site store {}: {e}",
+                args.output.display()
+            );
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn sites_info(args: SitesInfoArgs) -> ExitCode {
+    let builder = match outward::sites::read_store(&args.store) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!(
+                "error: cannot read site store {}: {e}",
+                args.store.display()
+            );
+            return ExitCode::from(2);
+        }
+    };
+    let (hosts, pages) = (builder.hosts(), builder.pages());
+    let size = std::fs::metadata(&args.store).map(|m| m.len()).unwrap_or(0);
+    let memory = builder.finish(args.site_min_pages);
+    println!(
+        "{}: {size} bytes; {pages} distinct pages of {hosts} hosts; with >= {} pages: {} hosts ({} pages), {} template blocks",
+        args.store.display(),
+        args.site_min_pages,
+        memory.hosts(),
+        memory.pages(),
+        memory.fingerprints()
+    );
+    ExitCode::SUCCESS
 }
 
 fn eval(args: EvalArgs) -> ExitCode {

@@ -139,6 +139,18 @@ impl std::fmt::Display for Event<'_> {
     }
 }
 
+/// Where a run's site memory comes from.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum SiteSource {
+    /// Each page is judged alone.
+    #[default]
+    None,
+    /// Learned from the run's own inputs in a first read (`--site-memory`).
+    Inputs,
+    /// Read from a store built by `outward sites build` (`--sites STORE`).
+    Store(PathBuf),
+}
+
 /// Tool version written into the manifest and the config hash.
 pub const TOOL_VERSION: &str = env!("CARGO_PKG_VERSION");
 
@@ -164,9 +176,10 @@ pub struct RunConfig {
     pub window: usize,
     /// Payload bytes between reader and writer, at most, over all inputs.
     pub inflight_bytes: u64,
-    /// Site memory from the run's own inputs (`--site-memory`): read them once to learn
-    /// what repeats across each host's pages, then extract with it.
-    pub site_memory: bool,
+    /// Where site memory comes from: none, the run's own inputs (`--site-memory`: read them
+    /// once to learn what repeats across each host's pages, then extract with it), or a
+    /// store (`--sites STORE`).
+    pub sites: SiteSource,
     /// Pages of a host that must hold a block for site memory to call it template.
     pub site_min_pages: u32,
 }
@@ -188,7 +201,7 @@ impl RunConfig {
             force: false,
             window: 0,
             inflight_bytes: 128 << 20,
-            site_memory: false,
+            sites: SiteSource::None,
             site_min_pages: DEFAULT_MIN_PAGES,
         }
     }
@@ -890,6 +903,7 @@ pub enum SetupError {
     Pool(String),
     Method(UnknownMethod),
     OutputFormat(UnknownFormat),
+    SiteStore(PathBuf, io::Error),
 }
 
 impl std::fmt::Display for SetupError {
@@ -914,6 +928,9 @@ impl std::fmt::Display for SetupError {
             SetupError::Pool(e) => write!(f, "cannot start worker threads: {e}"),
             SetupError::Method(e) => write!(f, "{e}"),
             SetupError::OutputFormat(e) => write!(f, "{e}"),
+            SetupError::SiteStore(path, e) => {
+                write!(f, "cannot read site store {}: {e}", path.display())
+            }
         }
     }
 }
@@ -952,9 +969,7 @@ pub fn run(
         progress,
         reporter,
     };
-    let memory = config
-        .site_memory
-        .then(|| learn_sites(inputs, &stages, config.site_min_pages));
+    let memory = site_memory(inputs, &stages)?;
     stages.site = memory.as_ref();
     let shared = RunShared {
         stages,
@@ -1104,11 +1119,33 @@ fn run_input(input: &Path, shared: &RunShared) -> InputOutcome {
     }
 }
 
+/// The site memory a run extracts with (see [`SiteSource`]), reported as an event.
+fn site_memory(inputs: &[PathBuf], stages: &Stages) -> Result<Option<SiteMemory>, SetupError> {
+    let builder = match &stages.config.sites {
+        SiteSource::None => return Ok(None),
+        SiteSource::Inputs => gather_sites(inputs, stages),
+        SiteSource::Store(path) => {
+            crate::sites::read_store(path).map_err(|e| SetupError::SiteStore(path.clone(), e))?
+        }
+    };
+    let pages = builder.pages();
+    let memory = builder.finish(stages.config.site_min_pages);
+    stages
+        .reporter
+        .report(&Event::SiteMemoryLearned(SiteMemoryLearned {
+            pages,
+            hosts: memory.hosts(),
+            host_pages: memory.pages(),
+            fingerprints: memory.fingerprints(),
+        }));
+    Ok(Some(memory))
+}
+
 /// Pass 1 of site memory: every page of `inputs` decoded, analysed and fingerprinted on the
-/// pool, gathered per host (see `outward_core::site`). Order-free: the memory is the same
+/// pool, gathered per host (see `outward_core::site`). Order-free: the result is the same
 /// for any thread count and any order of the inputs. An input that cannot be read adds
 /// nothing here; pass 2 reports it.
-fn learn_sites(inputs: &[PathBuf], stages: &Stages, min_pages: u32) -> SiteMemory {
+fn gather_sites(inputs: &[PathBuf], stages: &Stages) -> SiteMemoryBuilder {
     let decode_options = stages.config.decode_options();
     let work = |page: RawPage| -> Option<PagePrints> {
         let decoded = decode::decode_body(
@@ -1124,16 +1161,9 @@ fn learn_sites(inputs: &[PathBuf], stages: &Stages, min_pages: u32) -> SiteMemor
         .ok()
         .flatten()
     };
-    // Pass 1 is not progress: its records would be counted twice.
-    let quiet = Progress::default();
-    let stages = Stages {
-        progress: &quiet,
-        site: None,
-        ..*stages
-    };
     let mut builder = SiteMemoryBuilder::default();
     for input in inputs {
-        let _ = fan_out(input, &stages, &work, |item| match item {
+        let _ = fan_out(input, stages, &work, |item| match item {
             Fanned::Page {
                 out, payload_bytes, ..
             } => {
@@ -1146,17 +1176,33 @@ fn learn_sites(inputs: &[PathBuf], stages: &Stages, min_pages: u32) -> SiteMemor
             Fanned::End { .. } => {}
         });
     }
-    let pages = builder.pages();
-    let memory = builder.finish(min_pages);
-    stages
-        .reporter
-        .report(&Event::SiteMemoryLearned(SiteMemoryLearned {
-            pages,
-            hosts: memory.hosts(),
-            host_pages: memory.pages(),
-            fingerprints: memory.fingerprints(),
-        }));
-    memory
+    builder
+}
+
+/// `outward sites build`: the site memory of `inputs` (pass 1 alone), for a store.
+pub fn build_sites(
+    inputs: &[PathBuf],
+    config: &RunConfig,
+    progress: &Progress,
+    reporter: &dyn Reporter,
+) -> Result<SiteMemoryBuilder, SetupError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(config.threads.max(1))
+        .thread_name(|i| format!("outward-worker-{i}"))
+        .build()
+        .map_err(|e| SetupError::Pool(e.to_string()))?;
+    let extractor = config.extractor().map_err(SetupError::Method)?;
+    let budget = Budget::new(config.effective_window(), config.inflight_bytes);
+    let stages = Stages {
+        config,
+        extractor: &*extractor,
+        site: None,
+        pool: &pool,
+        budget: &budget,
+        progress,
+        reporter,
+    };
+    Ok(gather_sites(inputs, &stages))
 }
 
 /// Extracts every document of one input into memory, in input order, with the same stages
@@ -1182,13 +1228,16 @@ pub fn extract_texts(
         progress,
         reporter,
     };
-    let memory = config.site_memory.then(|| {
-        learn_sites(
-            std::slice::from_ref(&input.to_path_buf()),
-            &stages,
-            config.site_min_pages,
-        )
-    });
+    // Pass 1 is not progress: its records would be counted twice.
+    let quiet = Progress::default();
+    let memory = site_memory(
+        std::slice::from_ref(&input.to_path_buf()),
+        &Stages {
+            progress: &quiet,
+            ..stages
+        },
+    )
+    .map_err(io::Error::other)?;
     stages.site = memory.as_ref();
     let mut sink = TextCollector::default();
     let result = stream_input(input, &stages, &mut sink)?;

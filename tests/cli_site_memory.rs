@@ -143,3 +143,116 @@ fn site_memory_removes_repeated_blocks_deterministically() {
     run(&only_a, &["--site-memory"], &[&a]);
     assert_ne!(config_hashes(&only_a)[0], with[0]);
 }
+
+fn outward(args: &[&std::ffi::OsStr]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_outward"))
+        .args(args)
+        .output()
+        .expect("starting outward")
+}
+
+#[test]
+fn stores_built_by_shards_merge_into_the_single_build_and_run_like_site_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let a = write_warc(d, "a.warc.gz", 1);
+    let b = write_warc(d, "b.warc.gz", 2);
+    let os = |p: &Path| p.as_os_str().to_owned();
+    let ok = |args: Vec<std::ffi::OsString>| {
+        let refs: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
+        let out = outward(&refs);
+        assert!(
+            out.status.success(),
+            "{args:?}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out
+    };
+    let whole = d.join("whole.store");
+    ok(vec![
+        "sites".into(),
+        "build".into(),
+        "-o".into(),
+        os(&whole),
+        os(&a),
+        os(&b),
+    ]);
+    let mut shards = Vec::new();
+    for i in 0..2 {
+        let store = d.join(format!("shard{i}.store"));
+        ok(vec![
+            "sites".into(),
+            "build".into(),
+            "--threads".into(),
+            (i + 1).to_string().into(),
+            "--shard".into(),
+            format!("{i}/2").into(),
+            "-o".into(),
+            os(&store),
+            os(&b),
+            os(&a),
+        ]);
+        shards.push(store);
+    }
+    assert_ne!(
+        std::fs::read(&shards[0]).unwrap(),
+        std::fs::read(&whole).unwrap()
+    );
+    let merged = d.join("merged.store");
+    ok(vec![
+        "sites".into(),
+        "merge".into(),
+        "-o".into(),
+        os(&merged),
+        os(&shards[1]),
+        os(&shards[0]),
+    ]);
+    assert_eq!(
+        std::fs::read(&merged).unwrap(),
+        std::fs::read(&whole).unwrap()
+    );
+    let info = ok(vec!["sites".into(), "info".into(), os(&merged)]);
+    let info = String::from_utf8_lossy(&info.stdout).into_owned();
+    // 10 gazette pages, and the other host's page (the same in both files: counted once);
+    // the gazette is remembered.
+    assert!(info.contains("11 distinct pages of 2 hosts"), "{info}");
+    assert!(info.contains("1 hosts (10 pages)"), "{info}");
+
+    // A run with the store writes what a run learning from the same inputs writes.
+    let with_store = d.join("with_store");
+    let learned = d.join("learned");
+    run(
+        &with_store,
+        &["--sites", merged.to_str().unwrap()],
+        &[&a, &b],
+    );
+    run(&learned, &["--site-memory"], &[&a, &b]);
+    for name in ["a.jsonl.zst", "b.jsonl.zst"] {
+        assert_eq!(
+            shard(&with_store.join(name)),
+            shard(&learned.join(name)),
+            "{name}"
+        );
+    }
+    assert_eq!(config_hashes(&with_store), config_hashes(&learned));
+
+    // A damaged store is a setup error naming it, and nothing is written.
+    let raw = std::fs::read(&merged).unwrap();
+    std::fs::write(&merged, &raw[..raw.len() / 2]).unwrap();
+    let out_dir = d.join("damaged");
+    let out = outward(&[
+        "run".as_ref(),
+        "--sites".as_ref(),
+        merged.as_os_str(),
+        "-o".as_ref(),
+        out_dir.as_os_str(),
+        a.as_os_str(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cannot read site store") && err.contains("merged.store"),
+        "{err}"
+    );
+    assert!(!out_dir.join("a.jsonl.zst").exists());
+}

@@ -19,6 +19,7 @@
 //! an empty context and is judged alone.
 
 pub mod fingerprint;
+pub mod store;
 
 use crate::Page;
 use crate::html::clean::Cleaned;
@@ -55,14 +56,23 @@ pub fn page_prints(page: &Page) -> Option<PagePrints> {
     })
 }
 
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 struct HostAccumulator {
+    /// Whole-page hashes of the distinct pages seen (a store keeps a bounded sample).
     pages: HashSet<u64>,
+    /// Pages counted whose hash a store no longer keeps (see `store`).
+    untracked: u32,
     counts: HashMap<u64, u32>,
 }
 
+impl HostAccumulator {
+    fn pages(&self) -> u32 {
+        (self.pages.len() as u32).saturating_add(self.untracked)
+    }
+}
+
 /// Collects [`PagePrints`] into per-host counts; see the module header.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct SiteMemoryBuilder {
     hosts: HashMap<String, HostAccumulator>,
 }
@@ -85,7 +95,8 @@ impl SiteMemoryBuilder {
         for (name, acc) in other.hosts {
             let host = self.hosts.entry(name).or_default();
             host.pages.extend(acc.pages);
-            let cap = host.pages.len() as u32;
+            host.untracked = host.untracked.saturating_add(acc.untracked);
+            let cap = host.pages();
             for (h, c) in acc.counts {
                 let e = host.counts.entry(h).or_insert(0);
                 *e = (*e + c).min(cap);
@@ -95,7 +106,12 @@ impl SiteMemoryBuilder {
 
     /// Pages added (distinct per host).
     pub fn pages(&self) -> u64 {
-        self.hosts.values().map(|h| h.pages.len() as u64).sum()
+        self.hosts.values().map(|h| h.pages() as u64).sum()
+    }
+
+    /// Hosts seen.
+    pub fn hosts(&self) -> usize {
+        self.hosts.len()
     }
 
     /// The memory: hosts with at least `min_pages` distinct pages, and their fingerprints
@@ -104,7 +120,7 @@ impl SiteMemoryBuilder {
         let min_pages = min_pages.max(2);
         let mut hosts = HashMap::new();
         for (name, acc) in self.hosts {
-            let pages = acc.pages.len() as u32;
+            let pages = acc.pages();
             if pages < min_pages {
                 continue;
             }

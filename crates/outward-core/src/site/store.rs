@@ -1,0 +1,265 @@
+//! The site store's bytes: a [`SiteMemoryBuilder`] written so that another run, another
+//! machine or a merge can continue it (`outward sites build|merge`, `outward run --sites`).
+//! The CLI compresses and writes these bytes; nothing here does I/O.
+//!
+//! Layout (little-endian; hosts sorted by name, every list sorted, so the same builder is
+//! always the same bytes):
+//!
+//! ```text
+//! "OWSITES1"
+//! u64 hosts
+//! per host: u32 name length, name (UTF-8), u32 untracked pages,
+//!           u32 page hashes, u32 fingerprints,
+//!           page hashes × u64, fingerprints × (u64 hash, u32 pages holding it)
+//! ```
+//!
+//! Bounded per host: at most [`MAX_STORED_PAGES`] page hashes (the smallest ones: a
+//! deterministic sample that still recognises most repeated pages; the others are counted as
+//! `untracked`) and at most [`MAX_STORED_PRINTS`] fingerprints (the most frequent, ties by
+//! hash: block counts of 1 are the first to go, and they are the article text that never
+//! becomes template). Within the bounds a store merges exactly like the builders it came from.
+//!
+//! Invariants: [`from_bytes`] is total (any bytes give a builder or an error, never a panic,
+//! never an allocation larger than the input justifies); `from_bytes(to_bytes(b))` equals `b`
+//! when `b` is within the bounds.
+
+use super::{HostAccumulator, SiteMemoryBuilder};
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+
+/// First bytes of every store.
+pub const MAGIC: &[u8; 8] = b"OWSITES1";
+/// Page hashes kept per host.
+pub const MAX_STORED_PAGES: usize = 1 << 16;
+/// Fingerprints kept per host.
+pub const MAX_STORED_PRINTS: usize = 1 << 16;
+
+/// Why bytes are not a site store.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StoreError {
+    NotAStore,
+    /// The bytes end inside the named part.
+    Truncated(&'static str),
+    BadHostName,
+    /// Bytes after the last host.
+    TrailingBytes,
+}
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StoreError::NotAStore => write!(f, "not an outward site store (no OWSITES1 header)"),
+            StoreError::Truncated(part) => write!(f, "site store cut short in its {part}"),
+            StoreError::BadHostName => write!(f, "site store holds a host name that is not UTF-8"),
+            StoreError::TrailingBytes => write!(f, "site store has bytes after its last host"),
+        }
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+/// The store bytes of `builder` (bounded per host, see the module header).
+pub fn to_bytes(builder: &SiteMemoryBuilder) -> Vec<u8> {
+    let mut names: Vec<&String> = builder.hosts.keys().collect();
+    names.sort();
+    let mut out = Vec::new();
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&(names.len() as u64).to_le_bytes());
+    for name in names {
+        let host = &builder.hosts[name];
+        let mut pages: Vec<u64> = host.pages.iter().copied().collect();
+        pages.sort_unstable();
+        let dropped = pages.len().saturating_sub(MAX_STORED_PAGES);
+        pages.truncate(MAX_STORED_PAGES);
+        let mut prints: Vec<(u64, u32)> = host.counts.iter().map(|(&h, &c)| (h, c)).collect();
+        if prints.len() > MAX_STORED_PRINTS {
+            prints.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            prints.truncate(MAX_STORED_PRINTS);
+        }
+        prints.sort_unstable();
+        let untracked = host.untracked.saturating_add(dropped as u32);
+        out.extend_from_slice(&(name.len() as u32).to_le_bytes());
+        out.extend_from_slice(name.as_bytes());
+        out.extend_from_slice(&untracked.to_le_bytes());
+        out.extend_from_slice(&(pages.len() as u32).to_le_bytes());
+        out.extend_from_slice(&(prints.len() as u32).to_le_bytes());
+        for p in pages {
+            out.extend_from_slice(&p.to_le_bytes());
+        }
+        for (h, c) in prints {
+            out.extend_from_slice(&h.to_le_bytes());
+            out.extend_from_slice(&c.to_le_bytes());
+        }
+    }
+    out
+}
+
+/// Reads store bytes back into a builder.
+pub fn from_bytes(bytes: &[u8]) -> Result<SiteMemoryBuilder, StoreError> {
+    let rest = bytes.strip_prefix(MAGIC).ok_or(StoreError::NotAStore)?;
+    let mut r = Reader { rest };
+    let hosts = r.u64("host count")?;
+    let mut builder = SiteMemoryBuilder::default();
+    for _ in 0..hosts {
+        let name_len = r.u32("host name")? as usize;
+        let name = std::str::from_utf8(r.take(name_len, "host name")?)
+            .map_err(|_| StoreError::BadHostName)?
+            .to_string();
+        let untracked = r.u32("host header")?;
+        let n_pages = r.u32("host header")? as usize;
+        let n_prints = r.u32("host header")? as usize;
+        let page_bytes = r.take(n_pages.saturating_mul(8), "page hashes")?;
+        let pages: HashSet<u64> = page_bytes.chunks_exact(8).map(le_u64).collect();
+        let print_bytes = r.take(n_prints.saturating_mul(12), "fingerprints")?;
+        let counts: HashMap<u64, u32> = print_bytes
+            .chunks_exact(12)
+            .map(|c| (le_u64(&c[..8]), le_u32(&c[8..])))
+            .collect();
+        let acc = HostAccumulator {
+            pages,
+            untracked,
+            counts,
+        };
+        // A name twice (never written so) merges like two stores.
+        let mut one = SiteMemoryBuilder::default();
+        one.hosts.insert(name, acc);
+        builder.merge(one);
+    }
+    if !r.rest.is_empty() {
+        return Err(StoreError::TrailingBytes);
+    }
+    Ok(builder)
+}
+
+struct Reader<'a> {
+    rest: &'a [u8],
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize, part: &'static str) -> Result<&'a [u8], StoreError> {
+        if self.rest.len() < n {
+            return Err(StoreError::Truncated(part));
+        }
+        let (head, tail) = self.rest.split_at(n);
+        self.rest = tail;
+        Ok(head)
+    }
+
+    fn u32(&mut self, part: &'static str) -> Result<u32, StoreError> {
+        self.take(4, part).map(le_u32)
+    }
+
+    fn u64(&mut self, part: &'static str) -> Result<u64, StoreError> {
+        self.take(8, part).map(le_u64)
+    }
+}
+
+fn le_u64(b: &[u8]) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&b[..8]);
+    u64::from_le_bytes(w)
+}
+
+fn le_u32(b: &[u8]) -> u32 {
+    let mut w = [0u8; 4];
+    w.copy_from_slice(&b[..4]);
+    u32::from_le_bytes(w)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::site::PagePrints;
+
+    fn builder(host: &str, pages: u64) -> SiteMemoryBuilder {
+        let mut b = SiteMemoryBuilder::default();
+        for p in 0..pages {
+            b.add(PagePrints {
+                host: host.into(),
+                page: 1000 + p,
+                // 7 and 8 on every page, the page's own block on one.
+                elements: vec![7, 8, 100 + p],
+            });
+        }
+        b
+    }
+
+    #[test]
+    fn round_trip_and_same_bytes() {
+        let mut b = builder("a.example", 4);
+        b.merge(builder("b.example", 2));
+        let bytes = to_bytes(&b);
+        let back = from_bytes(&bytes).unwrap();
+        assert_eq!(back, b);
+        assert_eq!(to_bytes(&back), bytes);
+        assert_eq!(
+            back.finish(3).digest(),
+            from_bytes(&bytes).unwrap().finish(3).digest()
+        );
+    }
+
+    #[test]
+    fn stores_merge_like_builders() {
+        // Two shards of one host: each alone has too few pages, together they have enough.
+        let mut left = SiteMemoryBuilder::default();
+        let mut right = SiteMemoryBuilder::default();
+        let all = builder("a.example", 4);
+        for (i, p) in [1000u64, 1001, 1002, 1003].iter().enumerate() {
+            let prints = PagePrints {
+                host: "a.example".into(),
+                page: *p,
+                elements: vec![7, 8, 100 + i as u64],
+            };
+            if i % 2 == 0 { &mut left } else { &mut right }.add(prints);
+        }
+        let mut merged = from_bytes(&to_bytes(&left)).unwrap();
+        merged.merge(from_bytes(&to_bytes(&right)).unwrap());
+        assert_eq!(merged, all);
+        let memory = merged.finish(3);
+        let site = memory.context(Some("a.example"));
+        assert_eq!(site.pages_holding(7), 4);
+        assert_eq!(site.pages_holding(100), 0);
+    }
+
+    #[test]
+    fn any_damage_is_an_error_never_a_panic() {
+        let bytes = to_bytes(&builder("a.example", 5));
+        for cut in 0..bytes.len() {
+            assert!(from_bytes(&bytes[..cut]).is_err(), "cut at {cut}");
+        }
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert_eq!(from_bytes(&longer), Err(StoreError::TrailingBytes));
+        // Lengths that claim more than the bytes hold.
+        let mut huge = bytes.clone();
+        huge[8..16].copy_from_slice(&u64::MAX.to_le_bytes());
+        assert!(from_bytes(&huge).is_err());
+        let mut flipped = bytes;
+        for i in 16..flipped.len() {
+            flipped[i] ^= 0xff;
+            let _ = from_bytes(&flipped);
+            flipped[i] ^= 0xff;
+        }
+        assert_eq!(from_bytes(b"PNG"), Err(StoreError::NotAStore));
+    }
+
+    #[test]
+    fn hosts_are_bounded() {
+        let mut b = SiteMemoryBuilder::default();
+        let pages = MAX_STORED_PAGES as u64 + 10;
+        for p in 0..pages {
+            b.add(PagePrints {
+                host: "big.example".into(),
+                page: p,
+                elements: vec![1, 2 + p],
+            });
+        }
+        let back = from_bytes(&to_bytes(&b)).unwrap();
+        let host = &back.hosts["big.example"];
+        assert_eq!(host.pages.len(), MAX_STORED_PAGES);
+        assert_eq!(host.pages() as u64, pages);
+        assert_eq!(host.counts.len(), MAX_STORED_PRINTS);
+        // The block on every page survives the cut.
+        assert_eq!(host.counts[&1], pages as u32);
+    }
+}
