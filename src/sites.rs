@@ -66,6 +66,7 @@ mod tests {
         for p in 0..4 {
             b.add(PagePrints {
                 host: "a.example".into(),
+                url: format!("https://a.example/{p}"),
                 page: p,
                 elements: vec![1, 2, 10 + p],
             });

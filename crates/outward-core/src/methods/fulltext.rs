@@ -7,9 +7,7 @@
 //! whitespace folded, empty lines dropped). A single forward token walk over the cleaned
 //! buffer: no tree, no recursion. Every node of the page counts as parsed.
 
-use crate::html::tokenize::forward::ForwardTokenizer;
-use crate::html::tokenize::{TokenKind, parse_tag};
-use crate::text::emit::TextSink;
+use crate::text::emit::{TextSink, emit_flat};
 use crate::text::page_title::page_title;
 use crate::{ExtractStats, Extraction, Extractor, Page, SiteContext};
 
@@ -26,25 +24,8 @@ impl Extractor for Fulltext {
 
     fn extract(&self, page: &Page, _site: &SiteContext) -> Extraction {
         let cleaned = page.visible();
-        let buf = &cleaned.buf;
         let mut sink = TextSink::default();
-        for token in ForwardTokenizer::new(buf, 0) {
-            match token.kind {
-                TokenKind::Text => sink.push_raw(&buf[token.start as usize..token.end as usize]),
-                TokenKind::StartTag => {
-                    let tag = parse_tag(buf, token).tag;
-                    if tag.is_block() {
-                        sink.open_block(tag);
-                    }
-                }
-                TokenKind::EndTag => {
-                    let tag = parse_tag(buf, token).tag;
-                    if tag.is_block() {
-                        sink.close_block(tag);
-                    }
-                }
-            }
-        }
+        emit_flat(&cleaned.buf, &[], &mut sink);
         Extraction {
             blocks: sink.finish(),
             title: page_title(cleaned),

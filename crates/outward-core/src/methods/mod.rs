@@ -1,15 +1,18 @@
 //! The extraction methods, one file each, and the registry that finds them by name:
-//! `reverse` (the product method, the default), `paper` (seed paper 002 as published) and
-//! `fulltext` (all visible text, the baseline).
+//! `reverse` (the product method, the default), `paper` (seed paper 002 as published),
+//! `layout` (seed 000 as published: needs site memory) and `fulltext` (all visible text, the
+//! baseline).
 //!
 //! Invariants: names are unique and stable (they are written into every document and into
 //! the config hash); [`REGISTRY`] lists the default method first.
 
 pub mod fulltext;
+pub mod layout;
 pub mod paper;
 pub mod reverse;
 
 pub use fulltext::Fulltext;
+pub use layout::Layout;
 pub use paper::Paper;
 pub use reverse::Reverse;
 
@@ -42,6 +45,11 @@ pub static REGISTRY: &[MethodInfo] = &[
         name: "paper",
         summary: "seed paper 002's algorithm as published (reads --similarity)",
         build: |options| Box::new(Paper::new(options)),
+    },
+    MethodInfo {
+        name: "layout",
+        summary: "seed 000: drop blocks identical on a same-site reference page (with --site-memory or --sites), then link blocks",
+        build: |_| Box::new(Layout),
     },
     MethodInfo {
         name: "fulltext",
@@ -98,7 +106,7 @@ mod tests {
         let err = build("magic", &ExtractOptions::default()).err().unwrap();
         assert_eq!(
             err.to_string(),
-            "unknown method \"magic\" (methods: reverse, paper, fulltext)"
+            "unknown method \"magic\" (methods: reverse, paper, layout, fulltext)"
         );
     }
 
@@ -108,7 +116,7 @@ mod tests {
         let b = ExtractOptions {
             similarity_threshold: 0.5,
         };
-        for name in ["reverse", "fulltext"] {
+        for name in ["reverse", "layout", "fulltext"] {
             let key = |o| build(name, o).unwrap().options_key();
             assert_eq!(key(&a), key(&b), "{name} does not read the similarity");
         }

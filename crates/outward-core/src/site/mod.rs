@@ -24,17 +24,30 @@ pub mod store;
 use crate::Page;
 use crate::html::clean::Cleaned;
 use fingerprint::{ElementPrint, element_prints};
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 /// Pages of a host that must hold a block for it to be template, and pages a host needs
 /// before its memory is used (the prototype's and seed 001's N2 = 3).
 pub const DEFAULT_MIN_PAGES: u32 = 3;
 
+/// Pages per host whose whole fingerprint set is kept as a possible reference page for the
+/// `layout` method (seed 000): those with the smallest page hashes, a sample that does not
+/// depend on the order pages arrive in.
+pub const MAX_SAMPLE_PAGES: usize = 32;
+
+/// One page kept whole: its URL and its element fingerprints (sorted, distinct).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PageSample {
+    pub url: String,
+    pub elements: Vec<u64>,
+}
+
 /// A page's fingerprints, ready to add to a [`SiteMemoryBuilder`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PagePrints {
     pub host: String,
+    pub url: String,
     /// Hash of the whole cleaned page.
     pub page: u64,
     /// Distinct element fingerprints, sorted.
@@ -51,6 +64,7 @@ pub fn page_prints(page: &Page) -> Option<PagePrints> {
     elements.dedup();
     Some(PagePrints {
         host,
+        url: page.url().unwrap_or_default().to_string(),
         page: root,
         elements,
     })
@@ -63,11 +77,28 @@ struct HostAccumulator {
     /// Pages counted whose hash a store no longer keeps (see `store`).
     untracked: u32,
     counts: HashMap<u64, u32>,
+    /// Whole pages kept as references, by page hash (at most [`MAX_SAMPLE_PAGES`]).
+    samples: BTreeMap<u64, PageSample>,
 }
 
 impl HostAccumulator {
     fn pages(&self) -> u32 {
         (self.pages.len() as u32).saturating_add(self.untracked)
+    }
+
+    fn sample(&mut self, page: u64, sample: PageSample) {
+        if self.samples.len() >= MAX_SAMPLE_PAGES
+            && self
+                .samples
+                .last_key_value()
+                .is_some_and(|(&k, _)| k < page)
+        {
+            return;
+        }
+        self.samples.entry(page).or_insert(sample);
+        while self.samples.len() > MAX_SAMPLE_PAGES {
+            self.samples.pop_last();
+        }
     }
 }
 
@@ -83,9 +114,16 @@ impl SiteMemoryBuilder {
         if !host.pages.insert(prints.page) {
             return;
         }
-        for h in prints.elements {
+        for &h in &prints.elements {
             *host.counts.entry(h).or_insert(0) += 1;
         }
+        host.sample(
+            prints.page,
+            PageSample {
+                url: prints.url,
+                elements: prints.elements,
+            },
+        );
     }
 
     /// Adds everything `other` collected. Exact when the two saw different pages (the way
@@ -100,6 +138,9 @@ impl SiteMemoryBuilder {
             for (h, c) in acc.counts {
                 let e = host.counts.entry(h).or_insert(0);
                 *e = (*e + c).min(cap);
+            }
+            for (page, sample) in acc.samples {
+                host.sample(page, sample);
             }
         }
     }
@@ -129,7 +170,15 @@ impl SiteMemoryBuilder {
                 .into_iter()
                 .filter(|&(_, c)| c >= min_pages)
                 .collect();
-            hosts.insert(name, Arc::new(HostMemory { pages, counts }));
+            let samples = acc.samples.into_iter().collect();
+            hosts.insert(
+                name,
+                Arc::new(HostMemory {
+                    pages,
+                    counts,
+                    samples,
+                }),
+            );
         }
         SiteMemory { hosts, min_pages }
     }
@@ -142,6 +191,8 @@ pub struct HostMemory {
     pub pages: u32,
     /// Fingerprint → distinct pages holding it (only those at or over the threshold).
     pub counts: HashMap<u64, u32>,
+    /// Reference pages (page hash, sample), sorted by page hash.
+    pub samples: Vec<(u64, PageSample)>,
 }
 
 /// Site memory for many hosts; see the module header.
@@ -198,6 +249,15 @@ impl SiteMemory {
                 mix(h);
                 mix(c as u64);
             }
+            for (page, sample) in &host.samples {
+                mix(*page);
+                for b in sample.url.bytes() {
+                    mix(b as u64);
+                }
+                for &h in &sample.elements {
+                    mix(h);
+                }
+            }
         }
         acc
     }
@@ -236,10 +296,56 @@ impl SiteContext {
             .unwrap_or(0)
     }
 
+    /// The reference page for the page at `url` whose page hash is `page` (seed 000): the
+    /// remembered page of the host whose URL is most similar ([`url_similarity`]) without
+    /// being the page itself, preferring similarity below 1 (another page of the same
+    /// section) to 1 (the same address, other content); ties go to the smaller page hash.
+    pub fn reference_for(&self, url: &str, page: u64) -> Option<&PageSample> {
+        let host = self.host.as_ref()?;
+        let mut best: Option<(f64, &PageSample)> = None;
+        for (hash, sample) in &host.samples {
+            if *hash == page {
+                continue;
+            }
+            let sim = url_similarity(url, &sample.url);
+            // Below 1 beats 1; among those, higher wins.
+            let rank = if sim < 1.0 { sim } else { -1.0 };
+            if best.is_none_or(|(r, _)| rank > r) {
+                best = Some((rank, sample));
+            }
+        }
+        best.map(|(_, s)| s)
+    }
+
     /// Distinct pages seen of the host.
     pub fn host_pages(&self) -> u32 {
         self.host.as_ref().map_or(0, |h| h.pages)
     }
+}
+
+/// Seed 000's URL similarity: cl / max(la, lb), where a URL's parts are its path segments
+/// then its query's `key=value` pairs, and cl counts the equal leading parts. 1 for the
+/// same parts; 0 when the first part differs or either has none.
+pub fn url_similarity(a: &str, b: &str) -> f64 {
+    fn parts(url: &str) -> Vec<&str> {
+        let rest = url.find("://").map_or(url, |i| &url[i + 3..]);
+        let path_and_query = rest.find('/').map_or("", |i| &rest[i..]);
+        let path_and_query = path_and_query.split('#').next().unwrap_or("");
+        let (path, query) = path_and_query
+            .split_once('?')
+            .unwrap_or((path_and_query, ""));
+        path.split('/')
+            .filter(|s| !s.is_empty())
+            .chain(query.split('&').filter(|s| !s.is_empty()))
+            .collect()
+    }
+    let (pa, pb) = (parts(a), parts(b));
+    let longest = pa.len().max(pb.len());
+    if longest == 0 {
+        return if a == b { 1.0 } else { 0.0 };
+    }
+    let common = pa.iter().zip(&pb).take_while(|(x, y)| x == y).count();
+    common as f64 / longest as f64
 }
 
 /// Text outside links above which an element is prose (about 20 words; a menu, a label or a
@@ -273,8 +379,8 @@ pub fn template_ranges(cleaned: &Cleaned, site: &SiteContext) -> Vec<(u32, u32)>
     outermost(prints)
 }
 
-/// The ranges of the elements not inside another one of `prints`.
-fn outermost(mut prints: Vec<ElementPrint>) -> Vec<(u32, u32)> {
+/// The ranges of the elements not inside another one of `prints`, sorted.
+pub(crate) fn outermost(mut prints: Vec<ElementPrint>) -> Vec<(u32, u32)> {
     // Outermost first among those starting at the same place; then skip what they hold.
     prints.sort_unstable_by(|a, b| a.start.cmp(&b.start).then(b.end.cmp(&a.end)));
     let mut ranges: Vec<(u32, u32)> = Vec::new();

@@ -6,11 +6,13 @@
 //! always the same bytes):
 //!
 //! ```text
-//! "OWSITES1"
+//! "OWSITES2"
 //! u64 hosts
 //! per host: u32 name length, name (UTF-8), u32 untracked pages,
 //!           u32 page hashes, u32 fingerprints,
-//!           page hashes × u64, fingerprints × (u64 hash, u32 pages holding it)
+//!           page hashes × u64, fingerprints × (u64 hash, u32 pages holding it),
+//!           u32 reference pages, each: u64 page hash, u32 URL length, URL,
+//!                                      u32 fingerprints, fingerprints × u64
 //! ```
 //!
 //! Bounded per host: at most [`MAX_STORED_PAGES`] page hashes (the smallest ones: a
@@ -23,12 +25,12 @@
 //! never an allocation larger than the input justifies); `from_bytes(to_bytes(b))` equals `b`
 //! when `b` is within the bounds.
 
-use super::{HostAccumulator, SiteMemoryBuilder};
-use std::collections::{HashMap, HashSet};
+use super::{HostAccumulator, PageSample, SiteMemoryBuilder};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 
 /// First bytes of every store.
-pub const MAGIC: &[u8; 8] = b"OWSITES1";
+pub const MAGIC: &[u8; 8] = b"OWSITES2";
 /// Page hashes kept per host.
 pub const MAX_STORED_PAGES: usize = 1 << 16;
 /// Fingerprints kept per host.
@@ -48,7 +50,7 @@ pub enum StoreError {
 impl fmt::Display for StoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            StoreError::NotAStore => write!(f, "not an outward site store (no OWSITES1 header)"),
+            StoreError::NotAStore => write!(f, "not an outward site store (no OWSITES2 header)"),
             StoreError::Truncated(part) => write!(f, "site store cut short in its {part}"),
             StoreError::BadHostName => write!(f, "site store holds a host name that is not UTF-8"),
             StoreError::TrailingBytes => write!(f, "site store has bytes after its last host"),
@@ -90,6 +92,16 @@ pub fn to_bytes(builder: &SiteMemoryBuilder) -> Vec<u8> {
             out.extend_from_slice(&h.to_le_bytes());
             out.extend_from_slice(&c.to_le_bytes());
         }
+        out.extend_from_slice(&(host.samples.len() as u32).to_le_bytes());
+        for (page, sample) in &host.samples {
+            out.extend_from_slice(&page.to_le_bytes());
+            out.extend_from_slice(&(sample.url.len() as u32).to_le_bytes());
+            out.extend_from_slice(sample.url.as_bytes());
+            out.extend_from_slice(&(sample.elements.len() as u32).to_le_bytes());
+            for h in &sample.elements {
+                out.extend_from_slice(&h.to_le_bytes());
+            }
+        }
     }
     out
 }
@@ -115,10 +127,25 @@ pub fn from_bytes(bytes: &[u8]) -> Result<SiteMemoryBuilder, StoreError> {
             .chunks_exact(12)
             .map(|c| (le_u64(&c[..8]), le_u32(&c[8..])))
             .collect();
+        let n_samples = r.u32("reference pages")? as usize;
+        let mut samples = BTreeMap::new();
+        for _ in 0..n_samples {
+            let page = r.u64("reference pages")?;
+            let url_len = r.u32("reference pages")? as usize;
+            let url = String::from_utf8_lossy(r.take(url_len, "reference pages")?).into_owned();
+            let n = r.u32("reference pages")? as usize;
+            let elements = r
+                .take(n.saturating_mul(8), "reference pages")?
+                .chunks_exact(8)
+                .map(le_u64)
+                .collect();
+            samples.insert(page, PageSample { url, elements });
+        }
         let acc = HostAccumulator {
             pages,
             untracked,
             counts,
+            samples,
         };
         // A name twice (never written so) merges like two stores.
         let mut one = SiteMemoryBuilder::default();
@@ -176,6 +203,7 @@ mod tests {
         for p in 0..pages {
             b.add(PagePrints {
                 host: host.into(),
+                url: format!("https://{host}/{p}"),
                 page: 1000 + p,
                 // 7 and 8 on every page, the page's own block on one.
                 elements: vec![7, 8, 100 + p],
@@ -207,6 +235,7 @@ mod tests {
         for (i, p) in [1000u64, 1001, 1002, 1003].iter().enumerate() {
             let prints = PagePrints {
                 host: "a.example".into(),
+                url: format!("https://a.example/{i}"),
                 page: *p,
                 elements: vec![7, 8, 100 + i as u64],
             };
@@ -250,6 +279,7 @@ mod tests {
         for p in 0..pages {
             b.add(PagePrints {
                 host: "big.example".into(),
+                url: String::new(),
                 page: p,
                 elements: vec![1, 2 + p],
             });

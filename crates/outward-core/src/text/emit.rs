@@ -72,6 +72,50 @@ impl TextSink {
     }
 }
 
+/// Emit every text of a cleaned buffer in document order with one forward token walk (no
+/// tree), leaving out the elements occupying the `skip` ranges (sorted, disjoint, each the
+/// whole of an element from its start tag to its end tag). A left-out block element still
+/// ends the line before it, as an empty one would.
+pub fn emit_flat(buf: &[u8], skip: &[(u32, u32)], sink: &mut TextSink) {
+    use crate::html::tokenize::forward::ForwardTokenizer;
+    use crate::html::tokenize::{TokenKind, parse_tag};
+    let mut next_skip = 0;
+    let mut tokens = ForwardTokenizer::new(buf, 0);
+    while let Some(token) = tokens.next() {
+        while next_skip < skip.len() && skip[next_skip].0 < token.start {
+            next_skip += 1;
+        }
+        if let Some(&(start, end)) = skip.get(next_skip)
+            && start == token.start
+            && token.kind == TokenKind::StartTag
+        {
+            let tag = parse_tag(buf, token).tag;
+            if tag.is_block() {
+                sink.open_block(tag);
+                sink.close_block(tag);
+            }
+            tokens = ForwardTokenizer::new(buf, end as usize);
+            next_skip += 1;
+            continue;
+        }
+        match token.kind {
+            TokenKind::Text => sink.push_raw(&buf[token.start as usize..token.end as usize]),
+            TokenKind::StartTag => {
+                let tag = parse_tag(buf, token).tag;
+                if tag.is_block() {
+                    sink.open_block(tag);
+                }
+            }
+            TokenKind::EndTag => {
+                let tag = parse_tag(buf, token).tag;
+                if tag.is_block() {
+                    sink.close_block(tag);
+                }
+            }
+        }
+    }
+}
+
 /// Emit the text of `root`'s subtree, leaving out the subtrees for which `skip` is true.
 pub fn emit_subtree(
     tree: &Tree,
