@@ -286,6 +286,13 @@ struct RunArgs {
     /// Reprocess inputs even when the manifest says their output is complete.
     #[arg(long)]
     force: bool,
+    /// Skip documents with fewer characters of text than this (counted as too_short).
+    #[arg(long, default_value_t = 0)]
+    min_chars: u64,
+    /// Keep only documents whose identified language is one of these ISO 639-1 codes,
+    /// comma-separated (e.g. en,de); the others are counted as language.
+    #[arg(long, value_delimiter = ',', value_name = "CODES")]
+    lang: Vec<String>,
 }
 
 #[derive(Args)]
@@ -435,6 +442,13 @@ fn run(args: RunArgs) -> ExitCode {
     config.text_format = args.format;
     config.max_record_bytes = args.max_record_bytes;
     config.force = args.force;
+    config.filters.min_chars = args.min_chars;
+    config.filters.languages = args
+        .lang
+        .iter()
+        .map(|l| l.trim().to_ascii_lowercase())
+        .filter(|l| !l.is_empty())
+        .collect();
 
     let progress = std::sync::Arc::new(Progress::default());
     let start = Instant::now();
@@ -578,7 +592,17 @@ fn extract_one(args: ExtractArgs) -> ExitCode {
             ..Provenance::default()
         };
         let id = args.input.to_string_lossy().into_owned();
-        let doc = Document::build(id, provenance, extraction, args.format, extractor.name());
+        let meta = outward_core::PageMeta::read(&decoded.html, args.url.as_deref(), || {
+            outward_core::text::page_title::h1_text(page.visible())
+        });
+        let doc = Document::build(
+            id,
+            provenance,
+            extraction,
+            meta,
+            args.format,
+            extractor.name(),
+        );
         let mut line = Vec::new();
         doc.write_json_line(&mut line);
         let _ = out.write_all(&line);

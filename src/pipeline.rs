@@ -16,8 +16,9 @@
 
 use outward_core::methods::{self, UnknownMethod};
 use outward_core::site::{DEFAULT_MIN_PAGES, PagePrints, page_prints};
+use outward_core::text::page_title::h1_text;
 use outward_core::{
-    ExtractOptions, Extractor, Format, Page, SiteContext, SiteMemory, SiteMemoryBuilder,
+    ExtractOptions, Extractor, Format, Page, PageMeta, SiteContext, SiteMemory, SiteMemoryBuilder,
 };
 use outward_output::atomic::{remove_stale_temp_files, sha256_hex};
 use outward_output::document::{Document, Provenance};
@@ -182,6 +183,50 @@ pub struct RunConfig {
     pub sites: SiteSource,
     /// Pages of a host that must hold a block for site memory to call it template.
     pub site_min_pages: u32,
+    /// Which documents are written (`--min-chars`, `--lang`); the rest are counted skips.
+    pub filters: DocFilters,
+}
+
+/// Documents a run keeps: the others are skipped as `too_short` or `language`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DocFilters {
+    /// Fewer characters of text than this: `too_short` (0: no minimum).
+    pub min_chars: u64,
+    /// ISO 639-1 codes (lowercase) the identified language must be one of; a document with no
+    /// identified language fails too (empty: every language).
+    pub languages: Vec<String>,
+}
+
+impl DocFilters {
+    /// Why `doc` is not kept, if it is not.
+    pub fn reject(&self, doc: &Document) -> Option<(SkipReason, String)> {
+        let m = &doc.metadata;
+        if m.text_chars < self.min_chars {
+            return Some((
+                SkipReason::TooShort,
+                format!("{} characters < {}", m.text_chars, self.min_chars),
+            ));
+        }
+        if !self.languages.is_empty()
+            && !m
+                .language
+                .as_ref()
+                .is_some_and(|l| self.languages.iter().any(|want| want == l))
+        {
+            let got = m.language.as_deref().unwrap_or("none");
+            return Some((SkipReason::Language, format!("language {got}")));
+        }
+        None
+    }
+
+    /// The filters as a stable string for the config hash.
+    fn key(&self) -> String {
+        format!(
+            "min_chars={}; lang={}",
+            self.min_chars,
+            self.languages.join(",")
+        )
+    }
 }
 
 impl RunConfig {
@@ -203,6 +248,7 @@ impl RunConfig {
             inflight_bytes: 128 << 20,
             sites: SiteSource::None,
             site_min_pages: DEFAULT_MIN_PAGES,
+            filters: DocFilters::default(),
         }
     }
 
@@ -253,11 +299,12 @@ impl RunConfig {
             .map(|f| f.options_key())
             .unwrap_or_default();
         let key = format!(
-            "outward {TOOL_VERSION}; method={}; options={options}; format={}; output={}; {output}; max_record_bytes={}",
+            "outward {TOOL_VERSION}; method={}; options={options}; format={}; output={}; {output}; max_record_bytes={}; {}; metadata=2",
             self.method,
             self.text_format.name(),
             self.output_format,
             self.max_record_bytes,
+            self.filters.key(),
         );
         sha256_hex(&key)[..16].to_string()
     }
@@ -478,6 +525,7 @@ pub fn process_page(
     site: Option<&SiteMemory>,
     decode_options: &DecodeOptions,
     format: Format,
+    filters: &DocFilters,
 ) -> (PageOutcome, u64) {
     let skip = |page: &RawPage, reason, detail: String| Skip {
         reason,
@@ -495,13 +543,21 @@ pub fn process_page(
         Err(e) => return (PageOutcome::Skip(skip(&page, e.reason, e.detail)), 0),
     };
     let html_bytes = decoded.html.len() as u64;
-    let extraction = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+    let extracted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let analysed = Page::new(&decoded.html, page.target_uri.as_deref());
-        match site {
+        let extraction = match site {
             Some(memory) => extractor.extract(&analysed, &memory.context(analysed.host())),
             None => extractor.extract(&analysed, SiteContext::none()),
+        };
+        if extraction.blocks.is_empty() {
+            return (extraction, PageMeta::default());
         }
-    })) {
+        let meta = PageMeta::read(analysed.html(), analysed.url(), || {
+            h1_text(analysed.visible())
+        });
+        (extraction, meta)
+    }));
+    let (extraction, meta) = match extracted {
         Ok(x) => x,
         Err(_) => {
             return (
@@ -520,6 +576,12 @@ pub fn process_page(
             html_bytes,
         );
     }
+    let last_modified = page
+        .http_headers
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("last-modified"))
+        .map(|(_, v)| v.trim().to_string())
+        .filter(|v| !v.is_empty());
     let RawPage {
         record_id,
         target_uri,
@@ -527,19 +589,38 @@ pub fn process_page(
         offset,
         payload_digest,
         content_type,
+        http_status,
         ..
     } = page;
     let provenance = Provenance {
         url: target_uri,
         created: date,
-        warc_file: warc_file.to_string(),
-        warc_offset: offset,
+        warc_file: Some(warc_file.to_string()),
+        warc_offset: Some(offset),
+        http_status,
+        last_modified,
         content_type,
         payload_digest,
         charset: decoded.charset,
         charset_source: decoded.charset_source.as_str(),
     };
-    let doc = Document::build(record_id, provenance, extraction, format, extractor.name());
+    let doc = Document::build(
+        record_id.clone(),
+        provenance,
+        extraction,
+        meta,
+        format,
+        extractor.name(),
+    );
+    if let Some((reason, detail)) = filters.reject(&doc) {
+        let skip = Skip {
+            reason,
+            record_id: Some(record_id),
+            offset,
+            detail,
+        };
+        return (PageOutcome::Skip(skip), html_bytes);
+    }
     (PageOutcome::Doc(Box::new(doc)), html_bytes)
 }
 
@@ -748,8 +829,18 @@ fn stream_input(path: &Path, stages: &Stages, sink: &mut dyn DocSink) -> io::Res
     let mut pending: BTreeMap<u64, Processed> = BTreeMap::new();
     let mut next = 0u64;
     let mut status = FileStatus::Complete;
-    let work =
-        |page: RawPage| process_page(page, &warc_file, extractor, site, &decode_options, format);
+    let filters = &config.filters;
+    let work = |page: RawPage| {
+        process_page(
+            page,
+            &warc_file,
+            extractor,
+            site,
+            &decode_options,
+            format,
+            filters,
+        )
+    };
     fan_out(path, stages, &work, |item| {
         match item {
             Fanned::Page {

@@ -5,17 +5,20 @@
 //! is found by name in the registry ([`methods::build`]) and reads the `Page` with the
 //! [`SiteContext`] of its site. `outward run`, `extract`, `eval`, `bench` and the benches all
 //! go through the registry. Layers: `html` (markup), `text` (text and titles), `site` (what repeats across a
-//! host's pages), `methods`.
+//! host's pages), `methods`; beside them `meta` reads what a page says about itself (title,
+//! description, author, dates, canonical URL, language) from its raw head.
 //!
 //! Invariants: never panics, never recurses on input depth, runs in time linear-ish in the
 //! input; `stats.nodes_parsed <= stats.nodes_total` for partial methods.
 
 pub mod html;
+pub mod meta;
 pub mod methods;
 mod page;
 pub mod site;
 pub mod text;
 
+pub use meta::PageMeta;
 pub use methods::{Fulltext, Paper, Reverse};
 pub use page::{Page, host_of};
 pub use site::{SiteContext, SiteMemory, SiteMemoryBuilder};

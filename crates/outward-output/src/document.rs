@@ -3,9 +3,11 @@
 //!
 //! Invariants: field order is fixed (serde derive order), no wall-clock fields, so the same
 //! input always gives the same bytes; `text` is never empty in written documents (the pipeline
-//! counts empty extractions instead of writing them).
+//! counts empty extractions instead of writing them); a metadata key whose value is unknown is
+//! absent (never `null` or `""`), except the long-standing `url`, `title`, `content_type` and
+//! `payload_digest`, which stay `null` when unknown.
 
-use outward_core::{Extraction, Format};
+use outward_core::{Extraction, Format, PageMeta};
 use serde::Serialize;
 
 /// Constant `source` field of every document.
@@ -25,9 +27,37 @@ pub struct Document {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Metadata {
     pub url: Option<String>,
+    /// `<title>` without its site name, else `og:title`, else the first `<h1>`.
     pub title: Option<String>,
-    pub warc_file: String,
-    pub warc_offset: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub author: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub date_published: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub site_name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub canonical_url: Option<String>,
+    /// `<html lang>` as the page declares it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub html_lang: Option<String>,
+    /// Language identified from `text` (ISO 639-1), and how sure (0..1, 3 decimals).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub language_score: Option<f64>,
+    /// Absent for input that is not a WARC or ARC file (`outward extract`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warc_file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warc_offset: Option<u64>,
+    /// HTTP status of the response (absent for `resource` records and non-WARC input).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub http_status: Option<u16>,
+    /// HTTP `Last-Modified` header as sent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_modified: Option<String>,
     pub content_type: Option<String>,
     pub charset: String,
     pub charset_source: String,
@@ -44,8 +74,11 @@ pub struct Metadata {
 pub struct Provenance {
     pub url: Option<String>,
     pub created: Option<String>,
-    pub warc_file: String,
-    pub warc_offset: u64,
+    /// `None` for input that is not a WARC or ARC file.
+    pub warc_file: Option<String>,
+    pub warc_offset: Option<u64>,
+    pub http_status: Option<u16>,
+    pub last_modified: Option<String>,
     pub content_type: Option<String>,
     pub payload_digest: Option<String>,
     pub charset: &'static str,
@@ -53,11 +86,13 @@ pub struct Provenance {
 }
 
 impl Document {
-    /// The one way to make a document from an extraction: its blocks rendered in `format`.
+    /// The one way to make a document from an extraction: its blocks rendered in `format`,
+    /// the page's own metadata, and the language of the text.
     pub fn build(
         id: String,
         provenance: Provenance,
         extraction: Extraction,
+        page: PageMeta,
         format: Format,
         extractor: &str,
     ) -> Document {
@@ -65,11 +100,14 @@ impl Document {
             Format::Text => extraction.blocks.into_text(),
             _ => extraction.render(format),
         };
+        let language = outward_lang::identify(&text);
         let Provenance {
             url,
             created,
             warc_file,
             warc_offset,
+            http_status,
+            last_modified,
             content_type,
             payload_digest,
             charset,
@@ -81,9 +119,19 @@ impl Document {
             created,
             metadata: Metadata {
                 url,
-                title: extraction.title,
+                title: page.title,
+                description: page.description,
+                author: page.author,
+                date_published: page.date_published,
+                site_name: page.site_name,
+                canonical_url: page.canonical_url,
+                html_lang: page.html_lang,
+                language: language.map(|l| l.code.to_string()),
+                language_score: language.map(|l| (l.score * 1000.0).round() / 1000.0),
                 warc_file,
                 warc_offset,
+                http_status,
+                last_modified,
                 content_type,
                 charset: charset.to_string(),
                 charset_source: charset_source.to_string(),
@@ -119,8 +167,18 @@ pub(crate) mod tests {
             metadata: Metadata {
                 url: Some(format!("https://example.com/page/{n}")),
                 title: Some(format!("Page {n}")),
-                warc_file: "in.warc.gz".into(),
-                warc_offset: 1000 * n as u64,
+                description: None,
+                author: None,
+                date_published: None,
+                site_name: None,
+                canonical_url: None,
+                html_lang: None,
+                language: Some("en".into()),
+                language_score: Some(0.5),
+                warc_file: Some("in.warc.gz".into()),
+                warc_offset: Some(1000 * n as u64),
+                http_status: Some(200),
+                last_modified: None,
                 content_type: Some("text/html; charset=utf-8".into()),
                 charset: "UTF-8".into(),
                 charset_source: "utf8_valid".into(),
@@ -144,8 +202,18 @@ pub(crate) mod tests {
             metadata: Metadata {
                 url: Some("https://example.com/".into()),
                 title: Some("T".into()),
-                warc_file: "a.warc.gz".into(),
-                warc_offset: 42,
+                description: None,
+                author: Some("A. Writer".into()),
+                date_published: None,
+                site_name: None,
+                canonical_url: None,
+                html_lang: None,
+                language: None,
+                language_score: None,
+                warc_file: Some("a.warc.gz".into()),
+                warc_offset: Some(42),
+                http_status: Some(200),
+                last_modified: None,
                 content_type: Some("text/html".into()),
                 charset: "UTF-8".into(),
                 charset_source: "utf8_valid".into(),
@@ -164,5 +232,50 @@ pub(crate) mod tests {
         let v: serde_json::Value = serde_json::from_str(&line).unwrap();
         assert_eq!(v["metadata"]["nodes_total"], 9);
         assert_eq!(v["metadata"]["payload_digest"], serde_json::Value::Null);
+        assert_eq!(v["metadata"]["author"], "A. Writer");
+        assert_eq!(v["metadata"]["warc_offset"], 42);
+        // Unknown new keys are absent, not null.
+        for key in ["description", "language", "language_score", "last_modified"] {
+            assert!(v["metadata"].get(key).is_none(), "{key} in {line}");
+        }
+    }
+
+    #[test]
+    fn non_warc_input_has_no_warc_keys_and_gets_page_metadata() {
+        let html = "<html lang=de><head><title>Die Brücke - Stadtblatt</title>\
+            <meta name=description content='Neubau'></head><body><p>x</p></body></html>";
+        let mut blocks = outward_core::Blocks::default();
+        blocks.push(
+            outward_core::BlockKind::Paragraph,
+            "Der Gemeinderat hat am Dienstag beschlossen, die alte Brücke neu zu bauen.",
+        );
+        let extraction = outward_core::Extraction {
+            blocks,
+            ..Default::default()
+        };
+        let meta = PageMeta::read(html, None, || None);
+        let doc = Document::build(
+            "page.html".into(),
+            Provenance::default(),
+            extraction,
+            meta,
+            Format::Text,
+            "reverse",
+        );
+        let mut out = Vec::new();
+        doc.write_json_line(&mut out);
+        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        let m = &v["metadata"];
+        assert!(
+            m.get("warc_file").is_none() && m.get("warc_offset").is_none(),
+            "{m}"
+        );
+        assert!(m.get("http_status").is_none());
+        assert_eq!(m["title"], "Die Brücke");
+        assert_eq!(m["description"], "Neubau");
+        assert_eq!(m["html_lang"], "de");
+        assert_eq!(m["language"], "de");
+        let score = m["language_score"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&score));
     }
 }

@@ -790,6 +790,8 @@ impl ArcReader {
                         offset,
                         payload_digest: None,
                         content_type,
+                        // Only 200 responses with an HTTP head become pages.
+                        http_status: (!http_headers.is_empty()).then_some(200),
                         http_headers,
                         body,
                     }));

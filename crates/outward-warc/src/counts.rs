@@ -29,10 +29,14 @@ pub enum SkipReason {
     Empty,
     /// The extractor failed on this record (a bug caught at the record boundary).
     ExtractFailed,
+    /// The document's text is shorter than `--min-chars`.
+    TooShort,
+    /// The document's identified language is not one of `--lang`.
+    Language,
 }
 
 impl SkipReason {
-    pub const ALL: [SkipReason; 9] = [
+    pub const ALL: [SkipReason; 11] = [
         SkipReason::OtherType,
         SkipReason::Revisit,
         SkipReason::Status,
@@ -42,6 +46,8 @@ impl SkipReason {
         SkipReason::BadRecord,
         SkipReason::Empty,
         SkipReason::ExtractFailed,
+        SkipReason::TooShort,
+        SkipReason::Language,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -55,6 +61,8 @@ impl SkipReason {
             SkipReason::BadRecord => "bad_record",
             SkipReason::Empty => "empty",
             SkipReason::ExtractFailed => "extract_failed",
+            SkipReason::TooShort => "too_short",
+            SkipReason::Language => "language",
         }
     }
 }

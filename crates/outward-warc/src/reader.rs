@@ -68,6 +68,9 @@ pub struct RawPage {
     pub payload_digest: Option<String>,
     /// HTTP Content-Type (response) or WARC Content-Type (resource), if any.
     pub content_type: Option<String>,
+    /// HTTP status of a response (always 200: other codes are skipped); `None` for resource
+    /// records, which have no HTTP message.
+    pub http_status: Option<u16>,
     /// HTTP headers in order (empty for resource records).
     pub http_headers: Vec<(String, String)>,
     /// HTTP body as stored: Transfer-/Content-Encoding not yet decoded.
@@ -660,6 +663,7 @@ fn classify(rec: &mut WarcRecord, options: &ReaderOptions) -> (ReadItem, Option<
         offset: rec.stream_pos(),
         payload_digest: warc_header(rec, "WARC-Payload-Digest"),
         content_type,
+        http_status: is_response.then_some(200),
         http_headers,
         body,
     };

@@ -95,7 +95,17 @@ impl HostAccumulator {
         {
             return;
         }
-        self.samples.entry(page).or_insert(sample);
+        // The same page under several URLs: the smallest URL, whatever order they came in.
+        match self.samples.entry(page) {
+            std::collections::btree_map::Entry::Vacant(e) => {
+                e.insert(sample);
+            }
+            std::collections::btree_map::Entry::Occupied(mut e) => {
+                if sample.url < e.get().url {
+                    e.get_mut().url = sample.url;
+                }
+            }
+        }
         while self.samples.len() > MAX_SAMPLE_PAGES {
             self.samples.pop_last();
         }
@@ -112,10 +122,16 @@ impl SiteMemoryBuilder {
     pub fn add(&mut self, prints: PagePrints) {
         let host = self.hosts.entry(prints.host).or_default();
         if !host.pages.insert(prints.page) {
+            if let Some(kept) = host.samples.get_mut(&prints.page)
+                && prints.url < kept.url
+            {
+                kept.url = prints.url;
+            }
             return;
         }
         for &h in &prints.elements {
-            *host.counts.entry(h).or_insert(0) += 1;
+            let count = host.counts.entry(h).or_insert(0);
+            *count = count.saturating_add(1);
         }
         host.sample(
             prints.page,
@@ -137,7 +153,7 @@ impl SiteMemoryBuilder {
             let cap = host.pages();
             for (h, c) in acc.counts {
                 let e = host.counts.entry(h).or_insert(0);
-                *e = (*e + c).min(cap);
+                *e = e.saturating_add(c).min(cap);
             }
             for (page, sample) in acc.samples {
                 host.sample(page, sample);
@@ -463,6 +479,17 @@ mod tests {
             .collect();
         let memory = builder_of(&pages).finish(3);
         assert_eq!(memory.hosts(), 0, "one distinct page is not a site");
+        // Which of its URLs a kept page carries does not depend on the order either.
+        let mut site = site_pages();
+        site.push(("https://news.example/zz".into(), pages[0].1.clone()));
+        site.push(("https://news.example/aa".into(), pages[0].1.clone()));
+        let forward = builder_of(&site).finish(3);
+        site.reverse();
+        let backward = builder_of(&site).finish(3);
+        assert_eq!(forward.digest(), backward.digest());
+        let mut left = builder_of(&site[..2]);
+        left.merge(builder_of(&site[2..]));
+        assert_eq!(left.finish(3).digest(), forward.digest());
     }
 
     #[test]

@@ -272,6 +272,30 @@ mod tests {
         assert_eq!(from_bytes(b"PNG"), Err(StoreError::NotAStore));
     }
 
+    /// Found by the `site_store` fuzz target: a store naming one host twice, its counts near
+    /// `u32::MAX`, overflowed the merge's addition.
+    #[test]
+    fn counts_near_the_limit_saturate() {
+        let mut b = builder("a.example", 3);
+        b.hosts.get_mut("a.example").unwrap().untracked = u32::MAX - 1;
+        b.hosts
+            .get_mut("a.example")
+            .unwrap()
+            .counts
+            .insert(7, u32::MAX);
+        let one = to_bytes(&b);
+        // The same host twice in one store (never written so, but any bytes may come).
+        let host_part = &one[16..];
+        let mut twice = MAGIC.to_vec();
+        twice.extend_from_slice(&2u64.to_le_bytes());
+        twice.extend_from_slice(host_part);
+        twice.extend_from_slice(host_part);
+        let merged = from_bytes(&twice).unwrap();
+        let host = &merged.hosts["a.example"];
+        assert_eq!(host.counts[&7], u32::MAX);
+        assert_eq!(host.pages(), u32::MAX);
+    }
+
     #[test]
     fn hosts_are_bounded() {
         let mut b = SiteMemoryBuilder::default();

@@ -1,0 +1,193 @@
+//! outward-lang: the language of a document's text, as an ISO 639-1 code and a score.
+//!
+//! Owns [`identify`]. The identifier is whatlang's trigram and script model (69 languages,
+//! compiled in, nothing loaded at run time), chosen over lingua by the measurement in the
+//! README (accuracy on the dev sets' `lang` labels, MB/s, binary size).
+//!
+//! Invariants: pure (no I/O, no globals written); reads at most [`MAX_BYTES`] of the text
+//! (cut on a character boundary), so the cost per document is bounded whatever its length;
+//! the code is ISO 639-1 where the language has one (ISO 639-3 otherwise); the score is in
+//! `0..=1`; the same text always gives the same answer.
+
+use whatlang::Lang;
+
+/// Bytes of text read at most: the head of a long document says its language as well as the
+/// whole (measured on dev, pages of 200+ characters: 0.994 of 4,688 right with the first 1 KB,
+/// as with the first 4 KB or the whole text), at a bounded cost.
+pub const MAX_BYTES: usize = 1024;
+
+/// The language of a text.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Language {
+    /// ISO 639-1 code (`en`, `de`, `zh`, `nb`), or ISO 639-3 for a language without one.
+    pub code: &'static str,
+    /// How sure the identifier is, `0..=1`.
+    pub score: f64,
+}
+
+/// The language of `text` (its first [`MAX_BYTES`]), `None` when the text has no letters
+/// to go by.
+pub fn identify(text: &str) -> Option<Language> {
+    let head = prefix(text, MAX_BYTES);
+    let info = whatlang::detect(head)?;
+    let score = info.confidence();
+    Some(Language {
+        code: iso_639_1(info.lang()),
+        score: if score.is_finite() {
+            score.clamp(0.0, 1.0)
+        } else {
+            0.0
+        },
+    })
+}
+
+/// `text` cut to at most `max` bytes, on a character boundary.
+pub fn prefix(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+/// ISO 639-1 code of a whatlang language (every one of its 69 has one).
+pub fn iso_639_1(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Epo => "eo",
+        Lang::Eng => "en",
+        Lang::Rus => "ru",
+        Lang::Cmn => "zh",
+        Lang::Spa => "es",
+        Lang::Por => "pt",
+        Lang::Ita => "it",
+        Lang::Ben => "bn",
+        Lang::Fra => "fr",
+        Lang::Deu => "de",
+        Lang::Ukr => "uk",
+        Lang::Kat => "ka",
+        Lang::Ara => "ar",
+        Lang::Hin => "hi",
+        Lang::Jpn => "ja",
+        Lang::Heb => "he",
+        Lang::Yid => "yi",
+        Lang::Pol => "pl",
+        Lang::Amh => "am",
+        Lang::Jav => "jv",
+        Lang::Kor => "ko",
+        Lang::Nob => "nb",
+        Lang::Dan => "da",
+        Lang::Swe => "sv",
+        Lang::Fin => "fi",
+        Lang::Tur => "tr",
+        Lang::Nld => "nl",
+        Lang::Hun => "hu",
+        Lang::Ces => "cs",
+        Lang::Ell => "el",
+        Lang::Bul => "bg",
+        Lang::Bel => "be",
+        Lang::Mar => "mr",
+        Lang::Kan => "kn",
+        Lang::Ron => "ro",
+        Lang::Slv => "sl",
+        Lang::Hrv => "hr",
+        Lang::Srp => "sr",
+        Lang::Mkd => "mk",
+        Lang::Lit => "lt",
+        Lang::Lav => "lv",
+        Lang::Est => "et",
+        Lang::Tam => "ta",
+        Lang::Vie => "vi",
+        Lang::Urd => "ur",
+        Lang::Tha => "th",
+        Lang::Guj => "gu",
+        Lang::Uzb => "uz",
+        Lang::Pan => "pa",
+        Lang::Aze => "az",
+        Lang::Ind => "id",
+        Lang::Tel => "te",
+        Lang::Pes => "fa",
+        Lang::Mal => "ml",
+        Lang::Ori => "or",
+        Lang::Mya => "my",
+        Lang::Nep => "ne",
+        Lang::Sin => "si",
+        Lang::Khm => "km",
+        Lang::Tuk => "tk",
+        Lang::Aka => "ak",
+        Lang::Zul => "zu",
+        Lang::Sna => "sn",
+        Lang::Afr => "af",
+        Lang::Lat => "la",
+        Lang::Slk => "sk",
+        Lang::Cat => "ca",
+        Lang::Tgl => "tl",
+        Lang::Hye => "hy",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn code(text: &str) -> Option<&'static str> {
+        identify(text).map(|l| l.code)
+    }
+
+    #[test]
+    fn short_real_sentences() {
+        let cases = [
+            (
+                "en",
+                "The council voted on Tuesday to rebuild the old bridge over the river before winter.",
+            ),
+            (
+                "de",
+                "Der Gemeinderat hat am Dienstag beschlossen, die alte Brücke über den Fluss noch vor dem Winter neu zu bauen.",
+            ),
+            (
+                "fr",
+                "Le conseil municipal a décidé mardi de reconstruire le vieux pont sur la rivière avant l'hiver.",
+            ),
+            (
+                "es",
+                "El ayuntamiento decidió el martes reconstruir el viejo puente sobre el río antes del invierno.",
+            ),
+            ("zh", "市议会周二决定在冬天到来之前重建河上的那座旧桥。"),
+            (
+                "ja",
+                "市議会は火曜日、冬が来る前に川に架かる古い橋を再建することを決めた。",
+            ),
+            (
+                "ru",
+                "Городской совет во вторник решил восстановить старый мост через реку до наступления зимы.",
+            ),
+            (
+                "pl",
+                "Rada miasta zdecydowała we wtorek, że stary most na rzece zostanie odbudowany przed zimą.",
+            ),
+        ];
+        for (want, text) in cases {
+            assert_eq!(code(text), Some(want), "{text}");
+            let score = identify(text).unwrap().score;
+            assert!((0.0..=1.0).contains(&score), "{score}");
+        }
+    }
+
+    #[test]
+    fn nothing_to_go_by() {
+        assert_eq!(code(""), None);
+        assert_eq!(code("1234 5678 -- !!"), None);
+    }
+
+    #[test]
+    fn long_text_reads_a_bounded_prefix_on_a_char_boundary() {
+        let text = "ü".repeat(MAX_BYTES); // 2 bytes each
+        assert_eq!(prefix(&text, MAX_BYTES + 1).len(), MAX_BYTES);
+        assert_eq!(prefix("abc", 10), "abc");
+        let long = "Der Fluss ist kalt und tief, und die Brücke ist alt. ".repeat(1000);
+        assert_eq!(code(&long), Some("de"));
+    }
+}
