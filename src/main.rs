@@ -178,6 +178,7 @@ impl pipeline::Reporter for StderrReporter {
     fn report(&self, event: &pipeline::Event) {
         match event {
             pipeline::Event::SiteMemoryLearned(_) => eprintln!("{event}"),
+            pipeline::Event::SiteStoreUpdated(u) if u.result.is_ok() => eprintln!("{event}"),
             _ => eprintln!("warn: {event}"),
         }
     }
@@ -227,6 +228,11 @@ struct MethodArgs {
     /// --site-memory, without reading the inputs twice).
     #[arg(long, value_name = "STORE")]
     sites: Option<PathBuf>,
+    /// With --sites (run only): add the pages this run reads to the store when it ends (nightly
+    /// rebuilds: the next run knows more of each host). This run extracts with the store as
+    /// it was.
+    #[arg(long, requires = "sites")]
+    sites_update: bool,
     /// With --site-memory: a block is template when this many distinct pages of its host
     /// hold it (and a host needs this many pages).
     #[arg(long, default_value_t = outward_core::site::DEFAULT_MIN_PAGES, value_parser = clap::value_parser!(u32).range(2..))]
@@ -248,6 +254,7 @@ impl MethodArgs {
             (None, true) => SiteSource::Inputs,
             (None, false) => SiteSource::None,
         };
+        config.sites_update = self.sites_update;
         config.site_min_pages = self.site_min_pages;
         config
     }

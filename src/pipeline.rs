@@ -60,6 +60,17 @@ pub enum Event<'a> {
     InputPartial(InputPartial<'a>),
     ManifestNotCompacted(ManifestNotCompacted<'a>),
     SiteMemoryLearned(SiteMemoryLearned),
+    SiteStoreUpdated(SiteStoreUpdated<'a>),
+}
+
+/// `--sites-update`: the pages this run read were added to the store (or could not be).
+#[derive(Debug)]
+pub struct SiteStoreUpdated<'a> {
+    pub store: &'a Path,
+    /// Distinct pages this run added.
+    pub pages: u64,
+    /// The store's new size, or why it was not written (the old store is then unchanged).
+    pub result: &'a io::Result<u64>,
 }
 
 /// Pass 1 of `--site-memory` is done: what it learned.
@@ -131,6 +142,19 @@ impl std::fmt::Display for Event<'_> {
                 p.error
             ),
             Event::ManifestNotCompacted(m) => write!(f, "could not compact manifest: {}", m.error),
+            Event::SiteStoreUpdated(u) => match u.result {
+                Ok(size) => write!(
+                    f,
+                    "site store {}: {} pages added ({size} bytes)",
+                    u.store.display(),
+                    u.pages
+                ),
+                Err(e) => write!(
+                    f,
+                    "site store {} not updated (it is unchanged): {e}",
+                    u.store.display()
+                ),
+            },
             Event::SiteMemoryLearned(m) => write!(
                 f,
                 "site memory: {} pages read; {} hosts with enough pages ({} pages), {} template blocks",
@@ -183,6 +207,8 @@ pub struct RunConfig {
     pub sites: SiteSource,
     /// Pages of a host that must hold a block for site memory to call it template.
     pub site_min_pages: u32,
+    /// With a store: add this run's pages to it when the run ends (`--sites-update`).
+    pub sites_update: bool,
     /// Which documents are written (`--min-chars`, `--lang`); the rest are counted skips.
     pub filters: DocFilters,
 }
@@ -248,6 +274,7 @@ impl RunConfig {
             inflight_bytes: 128 << 20,
             sites: SiteSource::None,
             site_min_pages: DEFAULT_MIN_PAGES,
+            sites_update: false,
             filters: DocFilters::default(),
         }
     }
@@ -527,6 +554,32 @@ pub fn process_page(
     format: Format,
     filters: &DocFilters,
 ) -> (PageOutcome, u64) {
+    let (outcome, html_bytes, _) = process_page_learning(
+        page,
+        warc_file,
+        extractor,
+        site,
+        decode_options,
+        format,
+        filters,
+        false,
+    );
+    (outcome, html_bytes)
+}
+
+/// [`process_page`], also giving the page's site fingerprints when `learn` (for
+/// `--sites-update`; `None` for a page without a host or one that does not decode).
+#[allow(clippy::too_many_arguments)]
+pub fn process_page_learning(
+    page: RawPage,
+    warc_file: &str,
+    extractor: &dyn Extractor,
+    site: Option<&SiteMemory>,
+    decode_options: &DecodeOptions,
+    format: Format,
+    filters: &DocFilters,
+    learn: bool,
+) -> (PageOutcome, u64, Option<PagePrints>) {
     let skip = |page: &RawPage, reason, detail: String| Skip {
         reason,
         record_id: Some(page.record_id.clone()),
@@ -540,7 +593,7 @@ pub fn process_page(
         decode_options,
     ) {
         Ok(d) => d,
-        Err(e) => return (PageOutcome::Skip(skip(&page, e.reason, e.detail)), 0),
+        Err(e) => return (PageOutcome::Skip(skip(&page, e.reason, e.detail)), 0, None),
     };
     let html_bytes = decoded.html.len() as u64;
     let extracted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -549,15 +602,16 @@ pub fn process_page(
             Some(memory) => extractor.extract(&analysed, &memory.context(analysed.host())),
             None => extractor.extract(&analysed, SiteContext::none()),
         };
+        let prints = if learn { page_prints(&analysed) } else { None };
         if extraction.blocks.is_empty() {
-            return (extraction, PageMeta::default());
+            return (extraction, PageMeta::default(), prints);
         }
         let meta = PageMeta::read(analysed.html(), analysed.url(), || {
             h1_text(analysed.visible())
         });
-        (extraction, meta)
+        (extraction, meta, prints)
     }));
-    let (extraction, meta) = match extracted {
+    let (extraction, meta, prints) = match extracted {
         Ok(x) => x,
         Err(_) => {
             return (
@@ -567,6 +621,7 @@ pub fn process_page(
                     "extractor panicked".into(),
                 )),
                 html_bytes,
+                None,
             );
         }
     };
@@ -574,6 +629,7 @@ pub fn process_page(
         return (
             PageOutcome::Skip(skip(&page, SkipReason::Empty, "no text extracted".into())),
             html_bytes,
+            prints,
         );
     }
     let last_modified = page
@@ -619,9 +675,9 @@ pub fn process_page(
             offset,
             detail,
         };
-        return (PageOutcome::Skip(skip), html_bytes);
+        return (PageOutcome::Skip(skip), html_bytes, prints);
     }
-    (PageOutcome::Doc(Box::new(doc)), html_bytes)
+    (PageOutcome::Doc(Box::new(doc)), html_bytes, prints)
 }
 
 /// Receives an input's documents in input order.
@@ -805,6 +861,7 @@ fn stream_input(path: &Path, stages: &Stages, sink: &mut dyn DocSink) -> io::Res
         config,
         extractor,
         site,
+        site_updates,
         budget,
         progress,
         reporter,
@@ -831,7 +888,7 @@ fn stream_input(path: &Path, stages: &Stages, sink: &mut dyn DocSink) -> io::Res
     let mut status = FileStatus::Complete;
     let filters = &config.filters;
     let work = |page: RawPage| {
-        process_page(
+        process_page_learning(
             page,
             &warc_file,
             extractor,
@@ -839,15 +896,23 @@ fn stream_input(path: &Path, stages: &Stages, sink: &mut dyn DocSink) -> io::Res
             &decode_options,
             format,
             filters,
+            site_updates.is_some(),
         )
     };
     fan_out(path, stages, &work, |item| {
         match item {
             Fanned::Page {
                 seq,
-                out: (outcome, html_bytes),
+                out: (outcome, html_bytes, prints),
                 payload_bytes,
             } => {
+                // Order-free: what the store learns does not depend on completion order.
+                if let (Some(updates), Some(prints)) = (site_updates, prints) {
+                    updates
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .add(prints);
+                }
                 pending.insert(
                     seq,
                     Processed {
@@ -1055,6 +1120,7 @@ pub fn run(
         config,
         extractor: &*extractor,
         site: None,
+        site_updates: None,
         pool: &pool,
         budget: &budget,
         progress,
@@ -1062,6 +1128,14 @@ pub fn run(
     };
     let memory = site_memory(inputs, &stages)?;
     stages.site = memory.as_ref();
+    let update_store = match &config.sites {
+        SiteSource::Store(path) if config.sites_update => Some(path),
+        _ => None,
+    };
+    let site_updates = Mutex::new(SiteMemoryBuilder::default());
+    if update_store.is_some() {
+        stages.site_updates = Some(&site_updates);
+    }
     let shared = RunShared {
         stages,
         config_hash: config.config_hash_with(memory.as_ref()),
@@ -1097,6 +1171,20 @@ pub fn run(
             error: &error,
         }));
     }
+    if let Some(path) = update_store {
+        // The store as it is now (another job may have written it), plus what this run saw.
+        let learned = site_updates.into_inner().unwrap_or_else(|e| e.into_inner());
+        let pages = learned.pages();
+        let result = crate::sites::read_store(path).and_then(|mut store| {
+            store.merge(learned);
+            crate::sites::write_store(path, &store)
+        });
+        reporter.report(&Event::SiteStoreUpdated(SiteStoreUpdated {
+            store: path,
+            pages,
+            result: &result,
+        }));
+    }
     Ok(reports
         .into_inner()
         .unwrap_or_else(|e| e.into_inner())
@@ -1112,6 +1200,8 @@ struct Stages<'a> {
     extractor: &'a dyn Extractor,
     /// What repeats across each host's pages, when the run learned it.
     site: Option<&'a SiteMemory>,
+    /// What this run's pages add to the site store (`--sites-update`).
+    site_updates: Option<&'a Mutex<SiteMemoryBuilder>>,
     pool: &'a rayon::ThreadPool,
     budget: &'a Budget,
     progress: &'a Progress,
@@ -1288,6 +1378,7 @@ pub fn build_sites(
         config,
         extractor: &*extractor,
         site: None,
+        site_updates: None,
         pool: &pool,
         budget: &budget,
         progress,
@@ -1314,6 +1405,7 @@ pub fn extract_texts(
         config,
         extractor: &*extractor,
         site: None,
+        site_updates: None,
         pool,
         budget: &budget,
         progress,
@@ -1351,6 +1443,7 @@ mod tests {
                 Event::InputPartial(_) => "partial",
                 Event::ManifestNotCompacted(_) => "manifest",
                 Event::SiteMemoryLearned(_) => "site memory",
+                Event::SiteStoreUpdated(_) => "site store",
             };
             self.0.lock().unwrap().push(format!("{kind}: {event}"));
         }

@@ -256,3 +256,44 @@ fn stores_built_by_shards_merge_into_the_single_build_and_run_like_site_memory()
     );
     assert!(!out_dir.join("a.jsonl.zst").exists());
 }
+
+/// A nightly rebuild: yesterday's store, today's input. The run extracts with the store as it
+/// was and leaves it as a build over both days would have made it.
+#[test]
+fn sites_update_adds_the_runs_pages_to_the_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let a = write_warc(d, "a.warc.gz", 1);
+    let b = write_warc(d, "b.warc.gz", 2);
+    let store = d.join("nightly.store");
+    let both = d.join("both.store");
+    for (out, inputs) in [(&store, vec![&a]), (&both, vec![&a, &b])] {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_outward"));
+        cmd.args(["sites", "build", "-o"]).arg(out).args(inputs);
+        assert!(cmd.status().unwrap().success());
+    }
+    let before = std::fs::read(&store).unwrap();
+    let with_old = d.join("with_old");
+    let updating = d.join("updating");
+    run(&with_old, &["--sites", store.to_str().unwrap()], &[&b]);
+    assert_eq!(
+        std::fs::read(&store).unwrap(),
+        before,
+        "--sites alone never writes"
+    );
+    run(
+        &updating,
+        &["--sites", store.to_str().unwrap(), "--sites-update"],
+        &[&b],
+    );
+    // The run's output is the one made with yesterday's store…
+    assert_eq!(
+        shard(&with_old.join("b.jsonl.zst")),
+        shard(&updating.join("b.jsonl.zst"))
+    );
+    // …and the store now is the store of both days.
+    assert_eq!(
+        std::fs::read(&store).unwrap(),
+        std::fs::read(&both).unwrap()
+    );
+}
