@@ -4,7 +4,7 @@ DEV := ../shared/data/dev
 
 PYENV := target/pyenv
 
-.PHONY: run test lint bench eval build pyenv
+.PHONY: run test lint bench eval build pyenv fuzz fuzz-smoke fuzz-build
 
 build:
 	$(CARGO) build --release
@@ -13,12 +13,13 @@ build:
 run:
 	$(CARGO) run --release --quiet -- run --force --output out testdata/sample.warc.gz
 
-## Format check, lints, and every test (release build: the eval bar test runs real data).
+## Format check, lints, every test, then a short run of every fuzz target (fuzz-smoke) (release build: the eval bar test runs real data).
 ## Tests that check outward against Python peers (warcio) use the venv below.
 test: pyenv
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
 	OUTWARD_TEST_PYTHON=$(abspath $(PYENV))/bin/python $(CARGO) test --release --workspace
+	$(MAKE) fuzz-smoke
 
 ## A Python venv with the test peers of tests/requirements.txt (rebuilt when it changes).
 pyenv: $(PYENV)/ready
@@ -38,3 +39,27 @@ bench:
 ## Accuracy on all dev sets (needs ../shared): P/R/F1 per dataset and language.
 eval:
 	$(CARGO) run --release --quiet -- eval $(DEV)/*.warc.gz
+
+## Fuzzing (fuzz/, its own workspace; see fuzz/README.md): every target for FUZZ_SECONDS each,
+## one at a time. cargo-fuzz is installed into target/tools on first use; the targets build
+## with the nightly toolchain (FUZZ_TOOLCHAIN). Seeds are made from testdata/ and
+## ../shared/samples (when present) into fuzz/gen-seeds; corpora grow in fuzz/corpus.
+## A crash or failed property fails the target (its input is kept in fuzz/artifacts/).
+FUZZ_SECONDS ?= 60
+FUZZ_TOOLCHAIN ?= nightly
+CARGO_FUZZ_VERSION := 0.13.2
+FUZZ_TOOLS := $(abspath target/tools)
+
+$(FUZZ_TOOLS)/bin/cargo-fuzz:
+	$(CARGO) install cargo-fuzz --version $(CARGO_FUZZ_VERSION) --locked --root $(FUZZ_TOOLS)
+
+fuzz-build: $(FUZZ_TOOLS)/bin/cargo-fuzz
+	cd fuzz && PATH=$(FUZZ_TOOLS)/bin:$$PATH $(CARGO) +$(FUZZ_TOOLCHAIN) fuzz build -a
+
+fuzz: fuzz-build
+	python3 fuzz/make_seeds.py
+	PATH=$(FUZZ_TOOLS)/bin:$$PATH FUZZ_TOOLCHAIN=$(FUZZ_TOOLCHAIN) fuzz/run.sh $(FUZZ_SECONDS)
+
+## About 20 s of every fuzz target (part of `make test`).
+fuzz-smoke:
+	$(MAKE) fuzz FUZZ_SECONDS=20

@@ -141,14 +141,30 @@ pub(super) fn skip_end_tag(src: &[u8], at: usize) -> usize {
 
 /// The name of an unknown element as written to the cleaned buffer: lowercased, at most 64
 /// bytes, only letters, digits and `-_:.` (a `<` in a source name such as `<br<p>` must not
-/// reach the buffer).
+/// reach the buffer). A name that filters down to a known tag's (`<lin'k>` → `link`) gets a
+/// trailing `-`: the tokenizers would read it back as that tag (a void `link` with an end
+/// tag), and the cleaned buffer would no longer be balanced for them.
 pub(super) fn canonical_name(raw: &[u8]) -> impl Iterator<Item = u8> + '_ {
-    raw.iter()
-        .take(64)
-        .map(|b| b.to_ascii_lowercase())
-        .filter(|&b| {
-            b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b':' | b'.') || b >= 0x80
-        })
+    let kept = || {
+        raw.iter()
+            .take(64)
+            .map(|b| b.to_ascii_lowercase())
+            .filter(|&b| {
+                b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b':' | b'.') || b >= 0x80
+            })
+    };
+    let mut short = [0u8; 16];
+    let mut len = 0;
+    for b in kept() {
+        if len == short.len() {
+            len += 1;
+            break;
+        }
+        short[len] = b;
+        len += 1;
+    }
+    let known = len <= short.len() && Tag::from_name(&short[..len]) != Tag::Other;
+    kept().chain(known.then_some(b'-'))
 }
 
 impl Cleaner<'_> {

@@ -1,0 +1,277 @@
+//! Shared checks of outward's fuzz targets (`fuzz_targets/*.rs`). Each target feeds hostile
+//! bytes to one entry point and asserts the properties the code documents, not only "no
+//! panic": determinism (the same input gives the same output twice), `nodes_parsed <=
+//! nodes_total`, tokens tiling their buffer, linear bounds on the work counters the code
+//! keeps (`bytes_touched`, node counts). No clocks: libFuzzer's `-timeout` catches stalls.
+
+use outward_core::html::clean::Cleaned;
+use outward_core::html::tokenize::forward::ForwardTokenizer;
+use outward_core::html::tokenize::reverse::ReverseTokenizer;
+use outward_core::html::tokenize::{Token, TokenKind};
+use outward_core::methods::REGISTRY;
+use outward_core::{ExtractOptions, Extraction, Format, Page, SiteContext};
+use outward_warc::reader::{FileStatus, ReadItem, ReaderOptions, WarcReader};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Body size cap the reader targets use: small, so `TooBig` paths are reached.
+pub const MAX_RECORD_BYTES: u64 = 4096;
+
+/// A per-process scratch file `outward-fuzz-<pid>-<name>` in the temp dir.
+pub fn scratch(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("outward-fuzz-{}-{name}", std::process::id()))
+}
+
+/// Writes `bytes` to the scratch file `name` (its extension picks the reader's decompressor)
+/// and reads it twice with [`WarcReader`]: both reads must agree item for item; every page
+/// respects the size cap and the HTTP status rule. Returns the items as text.
+pub fn read_archive(name: &str, bytes: &[u8]) -> String {
+    let path = scratch(name);
+    std::fs::write(&path, bytes).expect("write scratch file");
+    let first = read_once(&path);
+    let second = read_once(&path);
+    assert_eq!(first, second, "reading the same file twice differs");
+    first
+}
+
+fn read_once(path: &std::path::Path) -> String {
+    let options = ReaderOptions {
+        max_record_bytes: MAX_RECORD_BYTES,
+    };
+    let Ok(mut reader) = WarcReader::open(path, options) else {
+        return "open failed".into();
+    };
+    let mut out = String::new();
+    for item in &mut reader {
+        if let ReadItem::Page(page) = &item {
+            assert!(
+                page.body.len() as u64 <= MAX_RECORD_BYTES,
+                "page body of {} bytes over max_record_bytes",
+                page.body.len()
+            );
+            assert!(
+                matches!(page.http_status, None | Some(200)),
+                "page with status {:?}",
+                page.http_status
+            );
+        }
+        out.push_str(&format!("{item:?}\n"));
+    }
+    if let FileStatus::Partial { offset, .. } = reader.status() {
+        let len = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+        assert!(
+            offset <= len,
+            "partial offset {offset} past the file's {len} bytes"
+        );
+    }
+    out.push_str(&format!("{:?}", reader.status()));
+    out
+}
+
+/// Gzip `data` as one member per WARC record (split before each `WARC/` that starts a line),
+/// the way `.warc.gz` files are written.
+pub fn gzip_members(data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for part in split_records(data, b"WARC/") {
+        out.extend_from_slice(&gzip(part));
+    }
+    out
+}
+
+/// `data` split before every occurrence of `marker` at the start of a line.
+pub fn split_records<'a>(data: &'a [u8], marker: &[u8]) -> Vec<&'a [u8]> {
+    let mut parts = Vec::new();
+    let mut start = 0;
+    let mut i = 1;
+    while i + marker.len() <= data.len() {
+        if data[i - 1] == b'\n' && data[i..].starts_with(marker) {
+            parts.push(&data[start..i]);
+            start = i;
+        }
+        i += 1;
+    }
+    parts.push(&data[start..]);
+    parts
+}
+
+pub fn gzip(data: &[u8]) -> Vec<u8> {
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    e.write_all(data).expect("gzip to memory");
+    e.finish().expect("gzip to memory")
+}
+
+pub fn zlib(data: &[u8]) -> Vec<u8> {
+    let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
+    e.write_all(data).expect("zlib to memory");
+    e.finish().expect("zlib to memory")
+}
+
+pub fn raw_deflate(data: &[u8]) -> Vec<u8> {
+    let mut e = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
+    e.write_all(data).expect("deflate to memory");
+    e.finish().expect("deflate to memory")
+}
+
+pub fn zstd(data: &[u8]) -> Vec<u8> {
+    zstd::bulk::compress(data, 1).expect("zstd to memory")
+}
+
+pub fn brotli(data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    {
+        let mut w = brotli::CompressorWriter::new(&mut out, 4096, 1, 18);
+        w.write_all(data).expect("brotli to memory");
+    }
+    out
+}
+
+/// Forward tokens of `buf` from `at`, asserting they tile `buf[at..]` exactly.
+pub fn forward_tiles(buf: &[u8], at: usize) -> Vec<Token> {
+    let at = at.min(buf.len());
+    let tokens: Vec<Token> = ForwardTokenizer::new(buf, at).collect();
+    let mut pos = at;
+    for t in &tokens {
+        assert_eq!(
+            t.start as usize, pos,
+            "forward tokens leave a gap or overlap"
+        );
+        assert!(t.end > t.start, "empty forward token at {pos}");
+        check_kind(buf, t);
+        pos = t.end as usize;
+    }
+    assert_eq!(pos, buf.len(), "forward tokens stop short of the end");
+    tokens
+}
+
+/// Reverse tokens of `buf[..at]`, asserting they tile it exactly (last token first).
+pub fn reverse_tiles(buf: &[u8], at: usize) -> Vec<Token> {
+    let at = at.min(buf.len());
+    let tokens: Vec<Token> = ReverseTokenizer::new(buf, at).collect();
+    let mut pos = at;
+    for t in &tokens {
+        assert_eq!(t.end as usize, pos, "reverse tokens leave a gap or overlap");
+        assert!(t.end > t.start, "empty reverse token at {pos}");
+        check_kind(buf, t);
+        pos = t.start as usize;
+    }
+    assert_eq!(pos, 0, "reverse tokens stop short of the start");
+    tokens
+}
+
+/// A tag token is `<`…`>` with no other `<` or `>` inside.
+fn check_kind(buf: &[u8], t: &Token) {
+    let bytes = &buf[t.start as usize..t.end as usize];
+    if t.kind != TokenKind::Text {
+        assert!(
+            bytes.len() >= 2 && bytes[0] == b'<' && bytes[bytes.len() - 1] == b'>',
+            "tag token {t:?} is not <…>"
+        );
+        let inner = &bytes[1..bytes.len() - 1];
+        assert!(
+            !inner.contains(&b'<') && !inner.contains(&b'>'),
+            "tag token {t:?} holds a delimiter"
+        );
+    }
+}
+
+/// The properties of a cleaned buffer (see `html::clean`'s module docs): `<`/`>` only as tag
+/// delimiters (so both tokenizers give the same tokens), node count exact and linear.
+pub fn check_cleaned(src_len: usize, c: &Cleaned) {
+    let fwd = forward_tiles(&c.buf, 0);
+    let mut rev = reverse_tiles(&c.buf, c.buf.len());
+    rev.reverse();
+    assert_eq!(
+        fwd, rev,
+        "forward and reverse tokens differ on a cleaned buffer"
+    );
+    let nodes = fwd.iter().filter(|t| t.kind != TokenKind::EndTag).count() as u64;
+    assert_eq!(
+        nodes, c.nodes_total,
+        "nodes_total is not start tags + text runs"
+    );
+    // Linear size: each source byte becomes at most a few output bytes (`<` → `&lt;`,
+    // an implied end tag per start tag).
+    assert!(
+        c.buf.len() <= 8 * src_len + 64,
+        "cleaned buffer of {} bytes from {src_len}",
+        c.buf.len()
+    );
+    for run in &c.runs {
+        assert!(
+            run.start < run.end && run.end as usize <= c.buf.len(),
+            "run {run:?}"
+        );
+    }
+    if let Some((s, e)) = c.h1 {
+        assert!(s <= e && e as usize <= c.buf.len(), "h1 range");
+    }
+    for b in &c.boiler_ranges {
+        assert!(
+            b.start <= b.end && b.end as usize <= c.buf.len(),
+            "boiler range {b:?}"
+        );
+    }
+}
+
+/// The text invariants of `text` (module docs): no empty line, no run of two spaces, no
+/// leading or trailing newline.
+pub fn check_text(text: &str, what: &str) {
+    assert!(!text.contains("\n\n"), "{what}: empty line in {text:?}");
+    assert!(!text.contains("  "), "{what}: two spaces in {text:?}");
+    assert!(
+        !text.starts_with('\n') && !text.ends_with('\n'),
+        "{what}: text starts or ends with a newline"
+    );
+}
+
+/// Every registry method on `html` (with `url`): deterministic, counts within bounds, text
+/// invariants, both renderings deterministic. Returns the extractions.
+pub fn extract_all(html: &str, url: Option<&str>) -> Vec<Extraction> {
+    let page = Page::new(html, url);
+    let again = Page::new(html, url);
+    assert_eq!(
+        page.cleaned().buf,
+        again.cleaned().buf,
+        "cleaning is not deterministic"
+    );
+    let buf_max = page
+        .cleaned()
+        .buf
+        .len()
+        .max(page.visible().buf.len())
+        .max(html.len()) as u64;
+    let nodes_max = page.cleaned().nodes_total.max(page.visible().nodes_total);
+    let mut out = Vec::new();
+    for info in REGISTRY {
+        let method = info.build(&ExtractOptions::default());
+        let ex = method.extract(&page, SiteContext::none());
+        let ex2 = method.extract(&again, SiteContext::none());
+        assert_eq!(ex, ex2, "{}: same page, different extraction", info.name);
+        let s = ex.stats;
+        assert!(s.nodes_parsed <= s.nodes_total, "{}: {s:?}", info.name);
+        assert!(
+            s.nodes_total <= nodes_max,
+            "{}: {s:?} vs {nodes_max}",
+            info.name
+        );
+        assert!(
+            s.bytes_touched <= buf_max,
+            "{}: {s:?} vs {buf_max}",
+            info.name
+        );
+        check_text(ex.text(), info.name);
+        assert_eq!(
+            ex.render(Format::Text),
+            ex.text(),
+            "{}: text render",
+            info.name
+        );
+        let md = ex.render(Format::Markdown);
+        assert_eq!(md, ex2.render(Format::Markdown), "{}: markdown", info.name);
+        if ex.blocks.is_empty() {
+            assert!(md.is_empty(), "{}: markdown of no blocks", info.name);
+        }
+        out.push(ex);
+    }
+    out
+}
