@@ -288,6 +288,15 @@ impl RunConfig {
         }
     }
 
+    /// The rayon pool of `threads` named workers that runs the per-page work.
+    pub fn worker_pool(&self) -> Result<rayon::ThreadPool, SetupError> {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(self.threads.max(1))
+            .thread_name(|i| format!("outward-worker-{i}"))
+            .build()
+            .map_err(|e| SetupError::Pool(e.to_string()))
+    }
+
     /// The configured extraction method.
     pub fn extractor(&self) -> Result<Box<dyn Extractor>, UnknownMethod> {
         methods::build(&self.method, &self.extract)
@@ -1109,11 +1118,7 @@ pub fn run(
         Manifest::open(&config.output)
             .map_err(|e| SetupError::Manifest(config.output.join(MANIFEST), e))?,
     );
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(config.threads.max(1))
-        .thread_name(|i| format!("outward-worker-{i}"))
-        .build()
-        .map_err(|e| SetupError::Pool(e.to_string()))?;
+    let pool = config.worker_pool()?;
     let extractor = config.extractor().map_err(SetupError::Method)?;
     let budget = Budget::new(config.effective_window(), config.inflight_bytes);
     let mut stages = Stages {
@@ -1367,11 +1372,7 @@ pub fn build_sites(
     progress: &Progress,
     reporter: &dyn Reporter,
 ) -> Result<SiteMemoryBuilder, SetupError> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(config.threads.max(1))
-        .thread_name(|i| format!("outward-worker-{i}"))
-        .build()
-        .map_err(|e| SetupError::Pool(e.to_string()))?;
+    let pool = config.worker_pool()?;
     let extractor = config.extractor().map_err(SetupError::Method)?;
     let budget = Budget::new(config.effective_window(), config.inflight_bytes);
     let stages = Stages {

@@ -51,6 +51,18 @@ pub struct ExtractStats {
     pub bytes_touched: u64,
 }
 
+impl ExtractStats {
+    /// A method that reads the whole page: every node parsed, every byte touched.
+    pub fn whole_page(page: &Page) -> ExtractStats {
+        let nodes = page.visible().nodes_total;
+        ExtractStats {
+            nodes_parsed: nodes,
+            nodes_total: nodes,
+            bytes_touched: page.html().len() as u64,
+        }
+    }
+}
+
 /// The result of extracting one page.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Extraction {

@@ -29,11 +29,7 @@ impl Extractor for Fulltext {
         Extraction {
             blocks: sink.finish(),
             title: page_title(cleaned),
-            stats: ExtractStats {
-                nodes_parsed: cleaned.nodes_total,
-                nodes_total: cleaned.nodes_total,
-                bytes_touched: page.html().len() as u64,
-            },
+            stats: ExtractStats::whole_page(page),
         }
     }
 }
