@@ -1,7 +1,7 @@
 //! The extraction methods, one file each, and the registry that finds them by name:
 //! `reverse` (the product method, the default), `paper` (seed paper 002 as published),
-//! `layout` (seed 000 as published: needs site memory) and `fulltext` (all visible text, the
-//! baseline).
+//! `layout` (seed 000 as published: needs site memory), `template` (seed 001's template
+//! library, needs site memory) and `fulltext` (all visible text, the baseline).
 //!
 //! Invariants: names are unique and stable (they are written into every document and into
 //! the config hash); [`REGISTRY`] lists the default method first.
@@ -10,11 +10,13 @@ pub mod fulltext;
 pub mod layout;
 pub mod paper;
 pub mod reverse;
+pub mod template;
 
 pub use fulltext::Fulltext;
 pub use layout::Layout;
 pub use paper::Paper;
 pub use reverse::Reverse;
+pub use template::Template;
 
 use crate::{ExtractOptions, Extractor};
 
@@ -50,6 +52,11 @@ pub static REGISTRY: &[MethodInfo] = &[
         name: "layout",
         summary: "seed 000: drop blocks identical on a same-site reference page (with --site-memory or --sites), then link blocks",
         build: |_| Box::new(Layout),
+    },
+    MethodInfo {
+        name: "template",
+        summary: "seed 001: drop texts near-equal on 3 of 10 same-site pages (with --site-memory or --sites), then link-dense blocks",
+        build: |_| Box::new(Template),
     },
     MethodInfo {
         name: "fulltext",
@@ -106,7 +113,7 @@ mod tests {
         let err = build("magic", &ExtractOptions::default()).err().unwrap();
         assert_eq!(
             err.to_string(),
-            "unknown method \"magic\" (methods: reverse, paper, layout, fulltext)"
+            "unknown method \"magic\" (methods: reverse, paper, layout, template, fulltext)"
         );
     }
 
@@ -116,7 +123,7 @@ mod tests {
         let b = ExtractOptions {
             similarity_threshold: 0.5,
         };
-        for name in ["reverse", "layout", "fulltext"] {
+        for name in ["reverse", "layout", "template", "fulltext"] {
             let key = |o| build(name, o).unwrap().options_key();
             assert_eq!(key(&a), key(&b), "{name} does not read the similarity");
         }

@@ -13,17 +13,21 @@
 //!   on at least `min_pages` of them, with their counts; its [`SiteMemory::digest`] names its
 //!   content (for config hashes).
 //! - [`template_ranges`]: the outermost elements of a page that the memory marks as template.
+//! - [`leaves`]: the leaf texts of the first [`leaves::BATCH_PAGES`] sample pages of a host,
+//!   from which [`SiteMemory`] builds the host's seed 001 template library.
 //!
 //! Invariants: pure (no I/O, no clocks, no randomness); deterministic iteration everywhere
 //! that decides output (sorted keys); a page whose host is unknown or has too few pages gets
 //! an empty context and is judged alone.
 
 pub mod fingerprint;
+pub mod leaves;
 pub mod store;
 
 use crate::Page;
 use crate::html::clean::Cleaned;
 use fingerprint::{ElementPrint, element_prints};
+use leaves::{BATCH_PAGES, Leaf, TemplateLibrary, page_leaves};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
@@ -36,11 +40,13 @@ pub const DEFAULT_MIN_PAGES: u32 = 3;
 /// depend on the order pages arrive in.
 pub const MAX_SAMPLE_PAGES: usize = 32;
 
-/// One page kept whole: its URL and its element fingerprints (sorted, distinct).
+/// One page kept whole: its URL, its element fingerprints (sorted, distinct) and, for the
+/// first [`BATCH_PAGES`] samples of a host (by page hash), its leaves (see [`leaves`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PageSample {
     pub url: String,
     pub elements: Vec<u64>,
+    pub leaves: Vec<Leaf>,
 }
 
 /// A page's fingerprints, ready to add to a [`SiteMemoryBuilder`].
@@ -52,11 +58,25 @@ pub struct PagePrints {
     pub page: u64,
     /// Distinct element fingerprints, sorted.
     pub elements: Vec<u64>,
+    /// Distinct leaves, sorted (see [`leaves::page_leaves`]).
+    pub leaves: Vec<Leaf>,
 }
 
-/// The fingerprints of `page` as methods see it ([`Page::visible`]), or `None` when its URL
-/// has no host.
+/// The fingerprints of `page` as methods see it ([`Page::visible`]), leaves included, or
+/// `None` when its URL has no host.
 pub fn page_prints(page: &Page) -> Option<PagePrints> {
+    page_prints_with(page, true)
+}
+
+/// Whether the method called `method` reads leaf texts (seed 001's template library). A run
+/// that learns its own site memory keeps leaves only for such a method: they cost about as
+/// much as the element fingerprints. Stores always keep them.
+pub fn reads_leaves(method: &str) -> bool {
+    method == "template"
+}
+
+/// [`page_prints`], with or without the leaves.
+pub fn page_prints_with(page: &Page, leaves: bool) -> Option<PagePrints> {
     let host = page.host()?.to_string();
     let (prints, root) = element_prints(page.visible());
     let mut elements: Vec<u64> = prints.iter().map(|p| p.hash).collect();
@@ -67,6 +87,11 @@ pub fn page_prints(page: &Page) -> Option<PagePrints> {
         url: page.url().unwrap_or_default().to_string(),
         page: root,
         elements,
+        leaves: if leaves {
+            page_leaves(page.visible())
+        } else {
+            Vec::new()
+        },
     })
 }
 
@@ -109,6 +134,11 @@ impl HostAccumulator {
         while self.samples.len() > MAX_SAMPLE_PAGES {
             self.samples.pop_last();
         }
+        // A sample ranked past the batch never comes back into it (only smaller page hashes
+        // arrive before it, here or in a merge): its leaves are never read.
+        for sample in self.samples.values_mut().skip(BATCH_PAGES) {
+            sample.leaves = Vec::new();
+        }
     }
 }
 
@@ -138,6 +168,7 @@ impl SiteMemoryBuilder {
             PageSample {
                 url: prints.url,
                 elements: prints.elements,
+                leaves: prints.leaves,
             },
         );
     }
@@ -157,6 +188,17 @@ impl SiteMemoryBuilder {
             }
             for (page, sample) in acc.samples {
                 host.sample(page, sample);
+            }
+        }
+    }
+
+    /// Forgets the leaves of every sample page: the memory of a method that does not read
+    /// them (see [`reads_leaves`]) is then the same whether it came from a store or from
+    /// pages fingerprinted without leaves.
+    pub fn drop_leaves(&mut self) {
+        for host in self.hosts.values_mut() {
+            for sample in host.samples.values_mut() {
+                sample.leaves = Vec::new();
             }
         }
     }
@@ -186,13 +228,20 @@ impl SiteMemoryBuilder {
                 .into_iter()
                 .filter(|&(_, c)| c >= min_pages)
                 .collect();
-            let samples = acc.samples.into_iter().collect();
+            let samples: Vec<(u64, PageSample)> = acc.samples.into_iter().collect();
+            let batch: Vec<&[Leaf]> = samples
+                .iter()
+                .take(BATCH_PAGES)
+                .map(|(_, s)| s.leaves.as_slice())
+                .collect();
+            let library = TemplateLibrary::build(&batch);
             hosts.insert(
                 name,
                 Arc::new(HostMemory {
                     pages,
                     counts,
                     samples,
+                    library,
                 }),
             );
         }
@@ -209,6 +258,8 @@ pub struct HostMemory {
     pub counts: HashMap<u64, u32>,
     /// Reference pages (page hash, sample), sorted by page hash.
     pub samples: Vec<(u64, PageSample)>,
+    /// Seed 001's template leaves, from the first [`BATCH_PAGES`] samples.
+    pub library: TemplateLibrary,
 }
 
 /// Site memory for many hosts; see the module header.
@@ -273,6 +324,17 @@ impl SiteMemory {
                 for &h in &sample.elements {
                     mix(h);
                 }
+                for leaf in &sample.leaves {
+                    for b in leaf
+                        .tag
+                        .bytes()
+                        .chain([0])
+                        .chain(leaf.text.bytes())
+                        .chain([0])
+                    {
+                        mix(b as u64);
+                    }
+                }
             }
         }
         acc
@@ -331,6 +393,11 @@ impl SiteContext {
             }
         }
         best.map(|(_, s)| s)
+    }
+
+    /// The host's seed 001 template library (`None` without memory of the host).
+    pub fn template_library(&self) -> Option<&TemplateLibrary> {
+        self.host.as_ref().map(|h| &h.library)
     }
 
     /// Distinct pages seen of the host.

@@ -6,14 +6,20 @@
 //! always the same bytes):
 //!
 //! ```text
-//! "OWSITES2"
+//! "OWSITES3"
 //! u64 hosts
 //! per host: u32 name length, name (UTF-8), u32 untracked pages,
 //!           u32 page hashes, u32 fingerprints,
 //!           page hashes × u64, fingerprints × (u64 hash, u32 pages holding it),
 //!           u32 reference pages, each: u64 page hash, u32 URL length, URL,
-//!                                      u32 fingerprints, fingerprints × u64
+//!                                      u32 fingerprints, fingerprints × u64,
+//!                                      u32 leaves, each: u32 tag length, tag,
+//!                                                        u32 text length, text
 //! ```
+//!
+//! Leaves are kept for the first `leaves::BATCH_PAGES` reference pages of a host only (seed
+//! 001's batch). Stores of an older format are refused with a message that says to rebuild
+//! them.
 //!
 //! Bounded per host: at most [`MAX_STORED_PAGES`] page hashes (the smallest ones: a
 //! deterministic sample that still recognises most repeated pages; the others are counted as
@@ -25,12 +31,14 @@
 //! never an allocation larger than the input justifies); `from_bytes(to_bytes(b))` equals `b`
 //! when `b` is within the bounds.
 
-use super::{HostAccumulator, PageSample, SiteMemoryBuilder};
+use super::{HostAccumulator, Leaf, PageSample, SiteMemoryBuilder};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 
 /// First bytes of every store.
-pub const MAGIC: &[u8; 8] = b"OWSITES2";
+pub const MAGIC: &[u8; 8] = b"OWSITES3";
+/// What every store format starts with; the last byte is its version.
+const MAGIC_STEM: &[u8; 7] = b"OWSITES";
 /// Page hashes kept per host.
 pub const MAX_STORED_PAGES: usize = 1 << 16;
 /// Fingerprints kept per host.
@@ -40,6 +48,8 @@ pub const MAX_STORED_PRINTS: usize = 1 << 16;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum StoreError {
     NotAStore,
+    /// A store of another format version (the byte after `OWSITES`).
+    OtherVersion(u8),
     /// The bytes end inside the named part.
     Truncated(&'static str),
     BadHostName,
@@ -50,7 +60,12 @@ pub enum StoreError {
 impl fmt::Display for StoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            StoreError::NotAStore => write!(f, "not an outward site store (no OWSITES2 header)"),
+            StoreError::NotAStore => write!(f, "not an outward site store (no OWSITES header)"),
+            StoreError::OtherVersion(v) => write!(
+                f,
+                "site store format OWSITES{} is not the one this outward reads (OWSITES{}): rebuild it with `outward sites build`",
+                *v as char, MAGIC[7] as char
+            ),
             StoreError::Truncated(part) => write!(f, "site store cut short in its {part}"),
             StoreError::BadHostName => write!(f, "site store holds a host name that is not UTF-8"),
             StoreError::TrailingBytes => write!(f, "site store has bytes after its last host"),
@@ -101,6 +116,13 @@ pub fn to_bytes(builder: &SiteMemoryBuilder) -> Vec<u8> {
             for h in &sample.elements {
                 out.extend_from_slice(&h.to_le_bytes());
             }
+            out.extend_from_slice(&(sample.leaves.len() as u32).to_le_bytes());
+            for leaf in &sample.leaves {
+                for part in [&leaf.tag, &leaf.text] {
+                    out.extend_from_slice(&(part.len() as u32).to_le_bytes());
+                    out.extend_from_slice(part.as_bytes());
+                }
+            }
         }
     }
     out
@@ -108,7 +130,12 @@ pub fn to_bytes(builder: &SiteMemoryBuilder) -> Vec<u8> {
 
 /// Reads store bytes back into a builder.
 pub fn from_bytes(bytes: &[u8]) -> Result<SiteMemoryBuilder, StoreError> {
-    let rest = bytes.strip_prefix(MAGIC).ok_or(StoreError::NotAStore)?;
+    let Some(rest) = bytes.strip_prefix(MAGIC) else {
+        return Err(match bytes.strip_prefix(MAGIC_STEM) {
+            Some([version, ..]) => StoreError::OtherVersion(*version),
+            _ => StoreError::NotAStore,
+        });
+    };
     let mut r = Reader { rest };
     let hosts = r.u64("host count")?;
     let mut builder = SiteMemoryBuilder::default();
@@ -139,7 +166,23 @@ pub fn from_bytes(bytes: &[u8]) -> Result<SiteMemoryBuilder, StoreError> {
                 .chunks_exact(8)
                 .map(le_u64)
                 .collect();
-            samples.insert(page, PageSample { url, elements });
+            let n_leaves = r.u32("leaves")? as usize;
+            let mut leaves = Vec::with_capacity(n_leaves.min(r.rest.len() / 8));
+            for _ in 0..n_leaves {
+                let tag_len = r.u32("leaves")? as usize;
+                let tag = String::from_utf8_lossy(r.take(tag_len, "leaves")?).into_owned();
+                let text_len = r.u32("leaves")? as usize;
+                let text = String::from_utf8_lossy(r.take(text_len, "leaves")?).into_owned();
+                leaves.push(Leaf { tag, text });
+            }
+            samples.insert(
+                page,
+                PageSample {
+                    url,
+                    elements,
+                    leaves,
+                },
+            );
         }
         let acc = HostAccumulator {
             pages,
@@ -207,6 +250,16 @@ mod tests {
                 page: 1000 + p,
                 // 7 and 8 on every page, the page's own block on one.
                 elements: vec![7, 8, 100 + p],
+                leaves: vec![
+                    Leaf {
+                        tag: "a".into(),
+                        text: "Home".into(),
+                    },
+                    Leaf {
+                        tag: "p".into(),
+                        text: format!("Page {p} of the site"),
+                    },
+                ],
             });
         }
         b
@@ -238,6 +291,16 @@ mod tests {
                 url: format!("https://a.example/{i}"),
                 page: *p,
                 elements: vec![7, 8, 100 + i as u64],
+                leaves: vec![
+                    Leaf {
+                        tag: "a".into(),
+                        text: "Home".into(),
+                    },
+                    Leaf {
+                        tag: "p".into(),
+                        text: format!("Page {i} of the site"),
+                    },
+                ],
             };
             if i % 2 == 0 { &mut left } else { &mut right }.add(prints);
         }
@@ -270,6 +333,23 @@ mod tests {
             flipped[i] ^= 0xff;
         }
         assert_eq!(from_bytes(b"PNG"), Err(StoreError::NotAStore));
+        // A store of the previous format says so.
+        let mut old = bytes_of_version(b'2');
+        assert_eq!(from_bytes(&old), Err(StoreError::OtherVersion(b'2')));
+        assert!(
+            from_bytes(&old)
+                .unwrap_err()
+                .to_string()
+                .contains("OWSITES2 is not the one this outward reads (OWSITES3)")
+        );
+        old.truncate(7);
+        assert_eq!(from_bytes(&old), Err(StoreError::NotAStore));
+    }
+
+    fn bytes_of_version(v: u8) -> Vec<u8> {
+        let mut bytes = to_bytes(&builder("a.example", 3));
+        bytes[7] = v;
+        bytes
     }
 
     /// Found by the `site_store` fuzz target: a store naming one host twice, its counts near
@@ -306,6 +386,7 @@ mod tests {
                 url: String::new(),
                 page: p,
                 elements: vec![1, 2 + p],
+                leaves: Vec::new(),
             });
         }
         let back = from_bytes(&to_bytes(&b)).unwrap();

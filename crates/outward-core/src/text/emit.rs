@@ -73,9 +73,9 @@ impl TextSink {
 }
 
 /// Emit every text of a cleaned buffer in document order with one forward token walk (no
-/// tree), leaving out the elements occupying the `skip` ranges (sorted, disjoint, each the
-/// whole of an element from its start tag to its end tag). A left-out block element still
-/// ends the line before it, as an empty one would.
+/// tree), leaving out the elements and texts occupying the `skip` ranges (sorted, disjoint,
+/// each the whole of an element from its start tag to its end tag, or one text token). A
+/// left-out block element still ends the line before it, as an empty one would.
 pub fn emit_flat(buf: &[u8], skip: &[(u32, u32)], sink: &mut TextSink) {
     use crate::html::tokenize::forward::ForwardTokenizer;
     use crate::html::tokenize::{TokenKind, parse_tag};
@@ -87,12 +87,14 @@ pub fn emit_flat(buf: &[u8], skip: &[(u32, u32)], sink: &mut TextSink) {
         }
         if let Some(&(start, end)) = skip.get(next_skip)
             && start == token.start
-            && token.kind == TokenKind::StartTag
+            && token.kind != TokenKind::EndTag
         {
-            let tag = parse_tag(buf, token).tag;
-            if tag.is_block() {
-                sink.open_block(tag);
-                sink.close_block(tag);
+            if token.kind == TokenKind::StartTag {
+                let tag = parse_tag(buf, token).tag;
+                if tag.is_block() {
+                    sink.open_block(tag);
+                    sink.close_block(tag);
+                }
             }
             tokens = ForwardTokenizer::new(buf, end as usize);
             next_skip += 1;
