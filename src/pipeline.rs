@@ -16,7 +16,7 @@
 
 use outward_core::methods::{self, UnknownMethod};
 use outward_core::site::{
-    DEFAULT_MIN_PAGES, PagePrints, page_prints, page_prints_with, reads_leaves,
+    DEFAULT_MIN_PAGES, PagePrints, SampleNeeds, page_prints, page_prints_with,
 };
 use outward_core::text::page_title::h1_text;
 use outward_core::{
@@ -1309,16 +1309,14 @@ fn run_input(input: &Path, shared: &RunShared) -> InputOutcome {
 
 /// The site memory a run extracts with (see [`SiteSource`]), reported as an event.
 fn site_memory(inputs: &[PathBuf], stages: &Stages) -> Result<Option<SiteMemory>, SetupError> {
-    let leaves = reads_leaves(&stages.config.method);
+    let needs = SampleNeeds::of(&stages.config.method);
     let builder = match &stages.config.sites {
         SiteSource::None => return Ok(None),
-        SiteSource::Inputs => gather_sites(inputs, stages, leaves),
+        SiteSource::Inputs => gather_sites(inputs, stages, needs),
         SiteSource::Store(path) => {
             let mut store = crate::sites::read_store(path)
                 .map_err(|e| SetupError::SiteStore(path.clone(), e))?;
-            if !leaves {
-                store.drop_leaves();
-            }
+            store.keep_only(needs);
             store
         }
     };
@@ -1339,7 +1337,7 @@ fn site_memory(inputs: &[PathBuf], stages: &Stages) -> Result<Option<SiteMemory>
 /// pool, gathered per host (see `outward_core::site`). Order-free: the result is the same
 /// for any thread count and any order of the inputs. An input that cannot be read adds
 /// nothing here; pass 2 reports it.
-fn gather_sites(inputs: &[PathBuf], stages: &Stages, leaves: bool) -> SiteMemoryBuilder {
+fn gather_sites(inputs: &[PathBuf], stages: &Stages, needs: SampleNeeds) -> SiteMemoryBuilder {
     let decode_options = stages.config.decode_options();
     let work = |page: RawPage| -> Option<PagePrints> {
         let decoded = decode::decode_body(
@@ -1350,10 +1348,7 @@ fn gather_sites(inputs: &[PathBuf], stages: &Stages, leaves: bool) -> SiteMemory
         )
         .ok()?;
         std::panic::catch_unwind(|| {
-            page_prints_with(
-                &Page::new(&decoded.html, page.target_uri.as_deref()),
-                leaves,
-            )
+            page_prints_with(&Page::new(&decoded.html, page.target_uri.as_deref()), needs)
         })
         .ok()
         .flatten()
@@ -1396,7 +1391,7 @@ pub fn build_sites(
         progress,
         reporter,
     };
-    Ok(gather_sites(inputs, &stages, true))
+    Ok(gather_sites(inputs, &stages, SampleNeeds::ALL))
 }
 
 /// Extracts every document of one input into memory, in input order, with the same stages

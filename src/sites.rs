@@ -70,6 +70,7 @@ mod tests {
                 page: p,
                 elements: vec![1, 2, 10 + p],
                 leaves: Vec::new(),
+                layout: Default::default(),
             });
         }
         let path = dir.path().join("sites.store");

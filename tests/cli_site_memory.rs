@@ -235,31 +235,41 @@ fn stores_built_by_shards_merge_into_the_single_build_and_run_like_site_memory()
         );
     }
     assert_eq!(config_hashes(&with_store), config_hashes(&learned));
-    // So does seed 001's `template`, which reads the leaf texts a store keeps for it (a run
-    // of another method leaves them aside, so its memory above was the same as learned).
-    let with_store = d.join("template_with_store");
-    let learned = d.join("template_learned");
-    let template = ["--method", "template"];
-    run(
-        &with_store,
-        &[&template[..], &["--sites", merged.to_str().unwrap()]].concat(),
-        &[&a, &b],
-    );
-    run(
-        &learned,
-        &[&template[..], &["--site-memory"]].concat(),
-        &[&a, &b],
-    );
-    for name in ["a.jsonl.zst", "b.jsonl.zst"] {
-        let stored = texts(&with_store.join(name));
-        assert_eq!(stored, texts(&learned.join(name)), "{name}");
-        for (url, text) in &stored {
-            if url.contains("gazette") {
-                assert!(!text.contains("All rights reserved"), "{url}: {text}");
+    // So do seed 001's `template` and seed 003's `cluster`, which read the leaf texts and
+    // layouts a store keeps for them (a run of another method leaves them aside, so its
+    // memory above was the same as learned).
+    for method in ["template", "cluster"] {
+        let with_store = d.join(format!("{method}_with_store"));
+        let learned = d.join(format!("{method}_learned"));
+        let chosen = ["--method", method];
+        run(
+            &with_store,
+            &[&chosen[..], &["--sites", merged.to_str().unwrap()]].concat(),
+            &[&a, &b],
+        );
+        run(
+            &learned,
+            &[&chosen[..], &["--site-memory"]].concat(),
+            &[&a, &b],
+        );
+        for name in ["a.jsonl.zst", "b.jsonl.zst"] {
+            let stored = texts(&with_store.join(name));
+            assert_eq!(stored, texts(&learned.join(name)), "{method} {name}");
+            for (url, text) in &stored {
+                if url.contains("gazette") {
+                    assert!(
+                        !text.contains("All rights reserved"),
+                        "{method} {url}: {text}"
+                    );
+                }
             }
         }
+        assert_eq!(
+            config_hashes(&with_store),
+            config_hashes(&learned),
+            "{method}"
+        );
     }
-    assert_eq!(config_hashes(&with_store), config_hashes(&learned));
 
     // A damaged store is a setup error naming it, and nothing is written.
     let raw = std::fs::read(&merged).unwrap();

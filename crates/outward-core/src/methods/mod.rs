@@ -1,17 +1,20 @@
 //! The extraction methods, one file each, and the registry that finds them by name:
 //! `reverse` (the product method, the default), `paper` (seed paper 002 as published),
 //! `layout` (seed 000 as published: needs site memory), `template` (seed 001's template
-//! library, needs site memory) and `fulltext` (all visible text, the baseline).
+//! library, needs site memory), `cluster` (seed 003's cluster rules, better with site memory)
+//! and `fulltext` (all visible text, the baseline).
 //!
 //! Invariants: names are unique and stable (they are written into every document and into
 //! the config hash); [`REGISTRY`] lists the default method first.
 
+pub mod cluster;
 pub mod fulltext;
 pub mod layout;
 pub mod paper;
 pub mod reverse;
 pub mod template;
 
+pub use cluster::Cluster;
 pub use fulltext::Fulltext;
 pub use layout::Layout;
 pub use paper::Paper;
@@ -57,6 +60,11 @@ pub static REGISTRY: &[MethodInfo] = &[
         name: "template",
         summary: "seed 001: drop texts near-equal on 3 of 10 same-site pages (with --site-memory or --sites), then link-dense blocks",
         build: |_| Box::new(Template),
+    },
+    MethodInfo {
+        name: "cluster",
+        summary: "seed 003: per cluster of same-template pages (by tag paths), the block rule with the highest summed score (with --site-memory or --sites)",
+        build: |_| Box::new(Cluster),
     },
     MethodInfo {
         name: "fulltext",
@@ -113,7 +121,7 @@ mod tests {
         let err = build("magic", &ExtractOptions::default()).err().unwrap();
         assert_eq!(
             err.to_string(),
-            "unknown method \"magic\" (methods: reverse, paper, layout, template, fulltext)"
+            "unknown method \"magic\" (methods: reverse, paper, layout, template, cluster, fulltext)"
         );
     }
 
@@ -123,7 +131,7 @@ mod tests {
         let b = ExtractOptions {
             similarity_threshold: 0.5,
         };
-        for name in ["reverse", "layout", "template", "fulltext"] {
+        for name in ["reverse", "layout", "template", "cluster", "fulltext"] {
             let key = |o| build(name, o).unwrap().options_key();
             assert_eq!(key(&a), key(&b), "{name} does not read the similarity");
         }

@@ -212,37 +212,90 @@ pub fn near_equal(a: &str, b: &str) -> bool {
     if a == b {
         return true;
     }
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    near_equal_chars(&a, &b)
+    near_equal_prepared(&Prepared::new(a), &Prepared::new(b))
 }
 
-fn near_equal_chars(a: &[char], b: &[char]) -> bool {
-    let shortest = a.len().min(b.len());
+/// A text ready to compare: its characters and a histogram of them in [`BUCKETS`] buckets.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Prepared {
+    chars: Vec<char>,
+    histogram: [u8; BUCKETS],
+}
+
+const BUCKETS: usize = 32;
+
+impl Prepared {
+    fn new(text: &str) -> Prepared {
+        let chars: Vec<char> = text.chars().collect();
+        let mut histogram = [0u8; BUCKETS];
+        for &c in &chars {
+            let h = &mut histogram[c as usize % BUCKETS];
+            *h = h.saturating_add(1);
+        }
+        Prepared { chars, histogram }
+    }
+}
+
+fn near_equal_prepared(a: &Prepared, b: &Prepared) -> bool {
+    let (la, lb) = (a.chars.len(), b.chars.len());
+    let shortest = la.min(lb);
     if shortest <= 8 {
-        return a == b;
+        return a.chars == b.chars;
     }
     let k = shortest / 8;
-    a.len().abs_diff(b.len()) <= k && edit_distance_within(a, b, k)
+    if la.abs_diff(lb) > k {
+        return false;
+    }
+    // A lower bound of the distance first: every edit changes at most one character of
+    // each text, so the characters of `a` missing from `b` (counted by bucket, which can
+    // only merge differences) are at most the distance.
+    let missing: usize = a
+        .histogram
+        .iter()
+        .zip(&b.histogram)
+        .map(|(&x, &y)| x.saturating_sub(y) as usize)
+        .sum();
+    missing <= k && edit_distance_within(&a.chars, &b.chars, k)
 }
 
 /// Whether the Levenshtein distance of `a` and `b` is at most `k` (a band of 2k + 1 cells
-/// per row; stops as soon as a row exceeds `k`).
+/// per row; stops as soon as a row exceeds `k`). Rows live on the stack for leaves up to
+/// [`MAX_LEAF_BYTES`] characters.
 fn edit_distance_within(a: &[char], b: &[char], k: usize) -> bool {
+    const ROW: usize = MAX_LEAF_BYTES + 1;
+    if b.len() >= ROW {
+        let mut prev = vec![0usize; b.len() + 1];
+        let mut cur = vec![0usize; b.len() + 1];
+        return banded(a, b, k, &mut prev, &mut cur);
+    }
+    let mut prev = [0usize; ROW];
+    let mut cur = [0usize; ROW];
+    banded(a, b, k, &mut prev[..=b.len()], &mut cur[..=b.len()])
+}
+
+fn banded(a: &[char], b: &[char], k: usize, prev: &mut [usize], cur: &mut [usize]) -> bool {
+    let (mut prev, mut cur) = (prev, cur);
     let far = k + 1;
-    let mut prev: Vec<usize> = (0..=b.len()).map(|j| j.min(far)).collect();
-    let mut cur = vec![far; b.len() + 1];
+    for (j, cell) in prev.iter_mut().enumerate() {
+        *cell = j.min(far);
+    }
     for i in 1..=a.len() {
         let lo = i.saturating_sub(k).max(1);
         let hi = (i + k).min(b.len());
-        cur.fill(far);
+        // Only the band is computed; the cells just outside it read as `far`.
         cur[0] = i.min(far);
+        if lo > 1 {
+            cur[lo - 1] = far;
+        }
         let mut best = cur[0];
         for j in lo..=hi {
             let substitute = prev[j - 1] + usize::from(a[i - 1] != b[j - 1]);
             let value = substitute.min(prev[j] + 1).min(cur[j - 1] + 1).min(far);
             cur[j] = value;
             best = best.min(value);
+        }
+        if hi < b.len() {
+            cur[hi + 1] = far;
         }
         if best > k {
             return false;
@@ -255,7 +308,7 @@ fn edit_distance_within(a: &[char], b: &[char], k: usize) -> bool {
 /// One leaf of the library, ready to compare.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Entry {
-    chars: Vec<char>,
+    prepared: Prepared,
     text: String,
 }
 
@@ -279,9 +332,9 @@ impl TemplateLibrary {
             }
         }
         let items: Vec<((&str, usize, &str), u32)> = exact.into_iter().collect();
-        let chars: Vec<Vec<char>> = items
+        let prepared: Vec<Prepared> = items
             .iter()
-            .map(|((_, _, t), _)| t.chars().collect())
+            .map(|((_, _, t), _)| Prepared::new(t))
             .collect();
         let mut by_tag: BTreeMap<String, Vec<Entry>> = BTreeMap::new();
         for (i, &((tag, len, text), own)) in items.iter().enumerate() {
@@ -297,7 +350,7 @@ impl TemplateLibrary {
                 if t != tag || l < lowest {
                     break;
                 }
-                if pages_j & !holders != 0 && near_equal_chars(&chars[i], &chars[j]) {
+                if pages_j & !holders != 0 && near_equal_prepared(&prepared[i], &prepared[j]) {
                     holders |= pages_j;
                 }
             }
@@ -305,13 +358,13 @@ impl TemplateLibrary {
                 if t != tag || l > highest {
                     break;
                 }
-                if pages_j & !holders != 0 && near_equal_chars(&chars[i], &chars[j]) {
+                if pages_j & !holders != 0 && near_equal_prepared(&prepared[i], &prepared[j]) {
                     holders |= pages_j;
                 }
             }
             if holders.count_ones() >= MIN_REPEATS {
                 by_tag.entry(tag.to_string()).or_default().push(Entry {
-                    chars: chars[i].clone(),
+                    prepared: prepared[i].clone(),
                     text: text.to_string(),
                 });
             }
@@ -334,14 +387,14 @@ impl TemplateLibrary {
         let Some(entries) = self.by_tag.get(tag) else {
             return false;
         };
-        let chars: Vec<char> = text.chars().collect();
-        let len = chars.len();
+        let prepared = Prepared::new(text);
+        let len = prepared.chars.len();
         let lowest = len.saturating_sub(len / 8 + 1);
-        let first = entries.partition_point(|e| e.chars.len() < lowest);
+        let first = entries.partition_point(|e| e.prepared.chars.len() < lowest);
         entries[first..]
             .iter()
-            .take_while(|e| e.chars.len() <= len + len / 8)
-            .any(|e| e.text == text || near_equal_chars(&e.chars, &chars))
+            .take_while(|e| e.prepared.chars.len() <= len + len / 8)
+            .any(|e| e.text == text || near_equal_prepared(&e.prepared, &prepared))
     }
 
     /// The library's leaves, sorted by tag, length and text (for digests and tests).

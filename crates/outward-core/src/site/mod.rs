@@ -22,12 +22,14 @@
 
 pub mod fingerprint;
 pub mod leaves;
+pub mod rules;
 pub mod store;
 
 use crate::Page;
 use crate::html::clean::Cleaned;
 use fingerprint::{ElementPrint, element_prints};
 use leaves::{BATCH_PAGES, Leaf, TemplateLibrary, page_leaves};
+use rules::{ClusterRule, SampleLayout, cluster_rules, page_layout, signature_similarity};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
@@ -47,6 +49,8 @@ pub struct PageSample {
     pub url: String,
     pub elements: Vec<u64>,
     pub leaves: Vec<Leaf>,
+    /// Seed 003's layout of the page (see [`rules`]).
+    pub layout: SampleLayout,
 }
 
 /// A page's fingerprints, ready to add to a [`SiteMemoryBuilder`].
@@ -60,23 +64,42 @@ pub struct PagePrints {
     pub elements: Vec<u64>,
     /// Distinct leaves, sorted (see [`leaves::page_leaves`]).
     pub leaves: Vec<Leaf>,
+    /// Seed 003's layout (see [`rules`]).
+    pub layout: SampleLayout,
 }
 
-/// The fingerprints of `page` as methods see it ([`Page::visible`]), leaves included, or
-/// `None` when its URL has no host.
+/// The fingerprints of `page` as methods see it ([`Page::visible`]), with everything a sample
+/// page may keep, or `None` when its URL has no host.
 pub fn page_prints(page: &Page) -> Option<PagePrints> {
-    page_prints_with(page, true)
+    page_prints_with(page, SampleNeeds::ALL)
 }
 
-/// Whether the method called `method` reads leaf texts (seed 001's template library). A run
-/// that learns its own site memory keeps leaves only for such a method: they cost about as
-/// much as the element fingerprints. Stores always keep them.
-pub fn reads_leaves(method: &str) -> bool {
-    method == "template"
+/// What of a sample page a method reads beyond the element fingerprints: seed 001's leaf
+/// texts, seed 003's layout. A run that learns its own site memory computes only what its
+/// method reads (each costs about as much as the fingerprints); stores keep everything.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SampleNeeds {
+    pub leaves: bool,
+    pub layout: bool,
 }
 
-/// [`page_prints`], with or without the leaves.
-pub fn page_prints_with(page: &Page, leaves: bool) -> Option<PagePrints> {
+impl SampleNeeds {
+    pub const ALL: SampleNeeds = SampleNeeds {
+        leaves: true,
+        layout: true,
+    };
+
+    /// What the method called `method` reads.
+    pub fn of(method: &str) -> SampleNeeds {
+        SampleNeeds {
+            leaves: method == "template",
+            layout: method == "cluster",
+        }
+    }
+}
+
+/// [`page_prints`], with only what `needs` asks for.
+pub fn page_prints_with(page: &Page, needs: SampleNeeds) -> Option<PagePrints> {
     let host = page.host()?.to_string();
     let (prints, root) = element_prints(page.visible());
     let mut elements: Vec<u64> = prints.iter().map(|p| p.hash).collect();
@@ -87,10 +110,15 @@ pub fn page_prints_with(page: &Page, leaves: bool) -> Option<PagePrints> {
         url: page.url().unwrap_or_default().to_string(),
         page: root,
         elements,
-        leaves: if leaves {
+        leaves: if needs.leaves {
             page_leaves(page.visible())
         } else {
             Vec::new()
+        },
+        layout: if needs.layout {
+            SampleLayout::of(&page_layout(page.visible()))
+        } else {
+            SampleLayout::default()
         },
     })
 }
@@ -169,6 +197,7 @@ impl SiteMemoryBuilder {
                 url: prints.url,
                 elements: prints.elements,
                 leaves: prints.leaves,
+                layout: prints.layout,
             },
         );
     }
@@ -192,13 +221,18 @@ impl SiteMemoryBuilder {
         }
     }
 
-    /// Forgets the leaves of every sample page: the memory of a method that does not read
-    /// them (see [`reads_leaves`]) is then the same whether it came from a store or from
-    /// pages fingerprinted without leaves.
-    pub fn drop_leaves(&mut self) {
+    /// Forgets what of the sample pages `needs` does not ask for: the memory of a method
+    /// (see [`SampleNeeds::of`]) is then the same whether it came from a store or from pages
+    /// fingerprinted for that method alone.
+    pub fn keep_only(&mut self, needs: SampleNeeds) {
         for host in self.hosts.values_mut() {
             for sample in host.samples.values_mut() {
-                sample.leaves = Vec::new();
+                if !needs.leaves {
+                    sample.leaves = Vec::new();
+                }
+                if !needs.layout {
+                    sample.layout = SampleLayout::default();
+                }
             }
         }
     }
@@ -235,6 +269,7 @@ impl SiteMemoryBuilder {
                 .map(|(_, s)| s.leaves.as_slice())
                 .collect();
             let library = TemplateLibrary::build(&batch);
+            let clusters = cluster_rules(samples.iter().map(|(_, s)| &s.layout));
             hosts.insert(
                 name,
                 Arc::new(HostMemory {
@@ -242,6 +277,7 @@ impl SiteMemoryBuilder {
                     counts,
                     samples,
                     library,
+                    clusters,
                 }),
             );
         }
@@ -260,6 +296,8 @@ pub struct HostMemory {
     pub samples: Vec<(u64, PageSample)>,
     /// Seed 001's template leaves, from the first [`BATCH_PAGES`] samples.
     pub library: TemplateLibrary,
+    /// Seed 003's clusters of the samples and their rules.
+    pub clusters: Vec<ClusterRule>,
 }
 
 /// Site memory for many hosts; see the module header.
@@ -335,6 +373,15 @@ impl SiteMemory {
                         mix(b as u64);
                     }
                 }
+                for &slot in &sample.layout.signature {
+                    mix(slot as u64);
+                }
+                for (rule, score) in &sample.layout.rules {
+                    for b in rule.bytes().chain([0]) {
+                        mix(b as u64);
+                    }
+                    mix(*score as u64);
+                }
             }
         }
         acc
@@ -398,6 +445,20 @@ impl SiteContext {
     /// The host's seed 001 template library (`None` without memory of the host).
     pub fn template_library(&self) -> Option<&TemplateLibrary> {
         self.host.as_ref().map(|h| &h.library)
+    }
+
+    /// Seed 003: the rule of the host's cluster most similar to a page with this tag-path
+    /// signature (at least [`rules::CLUSTER_SIMILARITY`]), if any.
+    pub fn cluster_rule(&self, signature: &[u32]) -> Option<&ClusterRule> {
+        let host = self.host.as_ref()?;
+        let mut best: Option<(f64, &ClusterRule)> = None;
+        for c in &host.clusters {
+            let sim = signature_similarity(&c.signature, signature);
+            if sim >= rules::CLUSTER_SIMILARITY && best.is_none_or(|(s, _)| sim > s) {
+                best = Some((sim, c));
+            }
+        }
+        best.map(|(_, c)| c)
     }
 
     /// Distinct pages seen of the host.

@@ -6,7 +6,7 @@
 //! always the same bytes):
 //!
 //! ```text
-//! "OWSITES3"
+//! "OWSITES4"
 //! u64 hosts
 //! per host: u32 name length, name (UTF-8), u32 untracked pages,
 //!           u32 page hashes, u32 fingerprints,
@@ -14,7 +14,9 @@
 //!           u32 reference pages, each: u64 page hash, u32 URL length, URL,
 //!                                      u32 fingerprints, fingerprints × u64,
 //!                                      u32 leaves, each: u32 tag length, tag,
-//!                                                        u32 text length, text
+//!                                                        u32 text length, text,
+//!                                      u32 signature slots, slots × u32,
+//!                                      u32 rules, each: u32 length, rule, u32 score
 //! ```
 //!
 //! Leaves are kept for the first `leaves::BATCH_PAGES` reference pages of a host only (seed
@@ -31,12 +33,12 @@
 //! never an allocation larger than the input justifies); `from_bytes(to_bytes(b))` equals `b`
 //! when `b` is within the bounds.
 
-use super::{HostAccumulator, Leaf, PageSample, SiteMemoryBuilder};
+use super::{HostAccumulator, Leaf, PageSample, SampleLayout, SiteMemoryBuilder};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 
 /// First bytes of every store.
-pub const MAGIC: &[u8; 8] = b"OWSITES3";
+pub const MAGIC: &[u8; 8] = b"OWSITES4";
 /// What every store format starts with; the last byte is its version.
 const MAGIC_STEM: &[u8; 7] = b"OWSITES";
 /// Page hashes kept per host.
@@ -123,6 +125,17 @@ pub fn to_bytes(builder: &SiteMemoryBuilder) -> Vec<u8> {
                     out.extend_from_slice(part.as_bytes());
                 }
             }
+            let layout = &sample.layout;
+            out.extend_from_slice(&(layout.signature.len() as u32).to_le_bytes());
+            for slot in &layout.signature {
+                out.extend_from_slice(&slot.to_le_bytes());
+            }
+            out.extend_from_slice(&(layout.rules.len() as u32).to_le_bytes());
+            for (rule, score) in &layout.rules {
+                out.extend_from_slice(&(rule.len() as u32).to_le_bytes());
+                out.extend_from_slice(rule.as_bytes());
+                out.extend_from_slice(&score.to_le_bytes());
+            }
         }
     }
     out
@@ -175,12 +188,26 @@ pub fn from_bytes(bytes: &[u8]) -> Result<SiteMemoryBuilder, StoreError> {
                 let text = String::from_utf8_lossy(r.take(text_len, "leaves")?).into_owned();
                 leaves.push(Leaf { tag, text });
             }
+            let n_slots = r.u32("layouts")? as usize;
+            let signature = r
+                .take(n_slots.saturating_mul(4), "layouts")?
+                .chunks_exact(4)
+                .map(le_u32)
+                .collect();
+            let n_rules = r.u32("layouts")? as usize;
+            let mut rules = Vec::with_capacity(n_rules.min(r.rest.len() / 8));
+            for _ in 0..n_rules {
+                let len = r.u32("layouts")? as usize;
+                let rule = String::from_utf8_lossy(r.take(len, "layouts")?).into_owned();
+                rules.push((rule, r.u32("layouts")?));
+            }
             samples.insert(
                 page,
                 PageSample {
                     url,
                     elements,
                     leaves,
+                    layout: SampleLayout { signature, rules },
                 },
             );
         }
@@ -260,6 +287,10 @@ mod tests {
                         text: format!("Page {p} of the site"),
                     },
                 ],
+                layout: SampleLayout {
+                    signature: vec![1, 2, 3 + p as u32],
+                    rules: vec![("div.story".into(), 900_000), ("#nav".into(), 0)],
+                },
             });
         }
         b
@@ -301,6 +332,10 @@ mod tests {
                         text: format!("Page {i} of the site"),
                     },
                 ],
+                layout: SampleLayout {
+                    signature: vec![1, 2, 3 + i as u32],
+                    rules: vec![("div.story".into(), 900_000), ("#nav".into(), 0)],
+                },
             };
             if i % 2 == 0 { &mut left } else { &mut right }.add(prints);
         }
@@ -340,7 +375,7 @@ mod tests {
             from_bytes(&old)
                 .unwrap_err()
                 .to_string()
-                .contains("OWSITES2 is not the one this outward reads (OWSITES3)")
+                .contains("OWSITES2 is not the one this outward reads (OWSITES4)")
         );
         old.truncate(7);
         assert_eq!(from_bytes(&old), Err(StoreError::NotAStore));
@@ -387,6 +422,7 @@ mod tests {
                 page: p,
                 elements: vec![1, 2 + p],
                 leaves: Vec::new(),
+                layout: SampleLayout::default(),
             });
         }
         let back = from_bytes(&to_bytes(&b)).unwrap();
