@@ -41,6 +41,9 @@ enum Command {
     Eval(EvalArgs),
     /// Time extraction alone on one thread over the HTML pages of WARC files (MB/s per core).
     Bench(BenchArgs),
+    /// Train a learned method's model on WARC files and their ground truth (labels: a block is
+    /// content when most of its tokens are in the page's truth).
+    Train(TrainArgs),
     /// Build, merge and inspect site stores: what repeats across each host's pages, for
     /// `run --sites STORE`.
     #[command(subcommand)]
@@ -237,18 +240,21 @@ struct MethodArgs {
     /// hold it (and a host needs this many pages).
     #[arg(long, default_value_t = outward_core::site::DEFAULT_MIN_PAGES, value_parser = clap::value_parser!(u32).range(2..))]
     site_min_pages: u32,
+    /// A model written by `outward train` for the method (svm) instead of its shipped one.
+    #[arg(long, value_name = "PATH")]
+    model: Option<PathBuf>,
 }
 
 impl MethodArgs {
     /// The run settings shared by `run` and `eval`: method, its options, worker threads.
-    fn config(&self, output: PathBuf, threads: Option<usize>) -> RunConfig {
+    fn config(&self, output: PathBuf, threads: Option<usize>) -> Result<RunConfig, ExitCode> {
         let mut config = RunConfig::new(output);
         // 0 (or none) means every core.
         if let Some(t) = threads.filter(|&t| t > 0) {
             config.threads = t;
         }
         config.method = self.method.clone();
-        config.extract = self.options();
+        config.extract = self.options()?;
         config.sites = match (&self.sites, self.site_memory) {
             (Some(store), _) => SiteSource::Store(store.clone()),
             (None, true) => SiteSource::Inputs,
@@ -256,13 +262,22 @@ impl MethodArgs {
         };
         config.sites_update = self.sites_update;
         config.site_min_pages = self.site_min_pages;
-        config
+        Ok(config)
     }
 
-    fn options(&self) -> ExtractOptions {
-        ExtractOptions {
+    /// The method's options, with the `--model` file read (its errors reported: exit 2).
+    fn options(&self) -> Result<ExtractOptions, ExitCode> {
+        let svm_model = match &self.model {
+            None => None,
+            Some(path) => Some(read_svm_model(path, &self.method).map_err(|e| {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            })?),
+        };
+        Ok(ExtractOptions {
             similarity_threshold: self.similarity,
-        }
+            svm_model,
+        })
     }
 }
 
@@ -340,6 +355,10 @@ struct EvalArgs {
     /// their recall, precision, nodes parsed and the start of their text.
     #[arg(long, value_name = "N")]
     worst: Option<usize>,
+    /// Leave one dataset out (trainable methods): for each bag-scored input, train on the
+    /// others and score it with that model; snippet-scored inputs are left out.
+    #[arg(long, conflicts_with_all = ["model", "worst", "json"])]
+    lodo: bool,
 }
 
 fn parse_shard(s: &str) -> Result<(usize, usize), String> {
@@ -359,6 +378,7 @@ fn main() -> ExitCode {
         Command::Extract(args) => extract_one(args),
         Command::Eval(args) => eval(args),
         Command::Bench(args) => bench(args),
+        Command::Train(args) => train(args),
         Command::Sites(command) => sites(command),
     }
 }
@@ -443,7 +463,10 @@ fn run(args: RunArgs) -> ExitCode {
         Ok(i) => i,
         Err(code) => return code,
     };
-    let mut config = args.method.config(args.output.clone(), args.threads);
+    let mut config = match args.method.config(args.output.clone(), args.threads) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
     config.output_options.zstd_level = args.zstd_level;
     config.output_format = args.output_format.clone();
     config.text_format = args.format;
@@ -581,7 +604,11 @@ fn extract_one(args: ExtractArgs) -> ExitCode {
         );
         return ExitCode::from(1);
     }
-    let extractor = match methods::build(&args.method.method, &args.method.options()) {
+    let options = match args.method.options() {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
+    let extractor = match methods::build(&args.method.method, &options) {
         Ok(m) => m,
         Err(e) => {
             eprintln!("error: {e}");
@@ -769,7 +796,13 @@ fn eval(args: EvalArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let config = args.method.config(PathBuf::new(), args.threads);
+    if args.lodo {
+        return eval_lodo(&args, &truths);
+    }
+    let config = match args.method.config(PathBuf::new(), args.threads) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
     let pool = match rayon::ThreadPoolBuilder::new()
         .num_threads(config.threads)
         .build()
@@ -932,6 +965,7 @@ fn bench(args: BenchArgs) -> ExitCode {
     };
     let options = ExtractOptions {
         similarity_threshold: args.similarity,
+        ..ExtractOptions::default()
     };
     let mut out = std::io::stdout().lock();
     let _ = writeln!(
@@ -968,4 +1002,318 @@ fn bench(args: BenchArgs) -> ExitCode {
         );
     }
     ExitCode::SUCCESS
+}
+
+// Learned methods: `outward train`, `--model`, `outward eval --lodo`.
+
+#[derive(Args)]
+struct TrainArgs {
+    /// WARC files; each is paired with the --truth given at the same position, or else with
+    /// the `.truth.jsonl` file of the same name beside it. Snippet-scored truth is not used.
+    #[arg(required = true)]
+    inputs: Vec<PathBuf>,
+    /// Truth JSONL files (field `warc_record_id` joins to the WARC-Record-ID).
+    #[arg(long)]
+    truth: Vec<PathBuf>,
+    /// The method whose model is trained.
+    #[arg(long, default_value = "svm", value_parser = clap::builder::PossibleValuesParser::new(outward_learn::TRAINABLE))]
+    method: String,
+    /// The model file to write (replaced atomically).
+    #[arg(long, short)]
+    output: PathBuf,
+    /// Worker threads for reading pages (default, or 0: all cores). Training itself is one
+    /// thread, and deterministic.
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+/// Reads and checks a `--model` file for `method`.
+fn read_svm_model(
+    path: &std::path::Path,
+    method: &str,
+) -> Result<std::sync::Arc<methods::svm::SvmModel>, String> {
+    if outward_learn::model_of(method) != Some("svm") {
+        return Err(format!(
+            "--model is read by --method svm and template only, not by {method}"
+        ));
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    methods::svm::SvmModel::from_bytes(&bytes)
+        .map(std::sync::Arc::new)
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// A rayon pool of `threads` workers (0 or none: every core).
+fn learn_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, ExitCode> {
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads.filter(|&t| t > 0) {
+        builder = builder.num_threads(t);
+    }
+    builder.build().map_err(|e| {
+        eprintln!("error: cannot start worker threads: {e}");
+        ExitCode::from(2)
+    })
+}
+
+/// The labelled blocks of the pages of `input` that `truth` scores by bag of tokens, joined
+/// on WARC-Record-ID, in file order; and how many pages gave them.
+fn load_samples(
+    input: &std::path::Path,
+    truth: &eval::TruthSet,
+    pool: &rayon::ThreadPool,
+) -> Result<(Vec<outward_learn::Sample>, usize), String> {
+    use outward_warc::reader::{ReadItem, ReaderOptions, WarcReader};
+    use rayon::prelude::*;
+    let by_id: HashMap<&str, &str> = truth
+        .records
+        .iter()
+        .filter(|r| !r.is_snippets())
+        .map(|r| (r.warc_record_id.as_str(), r.truth.as_str()))
+        .collect();
+    let reader = WarcReader::open(input, ReaderOptions::default())
+        .map_err(|e| format!("{}: {e}", input.display()))?;
+    let options = decode::DecodeOptions::default();
+    let label = |page: &outward_warc::reader::RawPage| {
+        let truth = by_id.get(page.record_id.as_str())?;
+        let decoded = decode::decode_body(
+            &page.http_headers,
+            page.content_type.as_deref(),
+            &page.body,
+            &options,
+        )
+        .ok()?;
+        let analysed = Page::new(&decoded.html, page.target_uri.as_deref());
+        Some(outward_learn::page_samples(
+            &analysed,
+            &outward_learn::TruthBag::new(truth),
+        ))
+    };
+    let (mut samples, mut pages) = (Vec::new(), 0usize);
+    let mut batch = Vec::new();
+    let mut flush = |batch: &mut Vec<outward_warc::reader::RawPage>| {
+        let done: Vec<Option<Vec<outward_learn::Sample>>> =
+            pool.install(|| batch.par_iter().map(label).collect());
+        for page in done.into_iter().flatten() {
+            pages += 1;
+            samples.extend(page);
+        }
+        batch.clear();
+    };
+    for item in reader {
+        if let ReadItem::Page(page) = item
+            && by_id.contains_key(page.record_id.as_str())
+        {
+            batch.push(page);
+            if batch.len() == 64 {
+                flush(&mut batch);
+            }
+        }
+    }
+    flush(&mut batch);
+    Ok((samples, pages))
+}
+
+/// Trains `method` on `samples`: the model and a line saying how.
+fn train_model(
+    method: &str,
+    samples: &[outward_learn::Sample],
+) -> Result<(methods::svm::SvmModel, String), String> {
+    if method != "svm" {
+        return Err(format!("{method} is not trainable"));
+    }
+    let (model, r) = outward_learn::svm::train(samples, &outward_learn::svm::SvmParams::default())
+        .map_err(|e| e.to_string())?;
+    let grid: Vec<String> = r
+        .grid
+        .iter()
+        .map(|g| format!("C {} gamma {}: {:.4}", g.c, g.gamma, g.score))
+        .collect();
+    let line = format!(
+        "{} blocks ({} content); CV grid (balanced accuracy) {}; CV on {}: C {} gamma {} balanced accuracy {:.4}; trained on {}: {} support vectors{}",
+        r.samples,
+        r.content,
+        grid.join(", "),
+        r.cv_samples,
+        r.best.c,
+        r.best.gamma,
+        r.best.score,
+        r.train_samples,
+        r.support_vectors,
+        if r.fits_at_max_iter > 0 {
+            format!(
+                " ({} fits stopped at the iteration bound)",
+                r.fits_at_max_iter
+            )
+        } else {
+            String::new()
+        }
+    );
+    Ok((model, line))
+}
+
+fn train(args: TrainArgs) -> ExitCode {
+    let start = Instant::now();
+    let truths = match truth_for(&args.inputs, &args.truth) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let pool = match learn_pool(args.threads) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let mut samples = Vec::new();
+    for (input, truth_path) in args.inputs.iter().zip(&truths) {
+        let truth = match eval::TruthSet::load(truth_path) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        match load_samples(input, &truth, &pool) {
+            Ok((s, pages)) => {
+                eprintln!("{}: {pages} pages, {} labelled blocks", truth.name, s.len());
+                samples.extend(s);
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(1);
+            }
+        }
+    }
+    let read = start.elapsed().as_secs_f64();
+    let (model, line) = match train_model(&args.method, &samples) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("error: training {}: {e}", args.method);
+            return ExitCode::from(1);
+        }
+    };
+    let bytes = model.to_bytes();
+    let tmp = args.output.with_extension("model.tmp");
+    if let Err(e) = std::fs::write(&tmp, &bytes).and_then(|()| std::fs::rename(&tmp, &args.output))
+    {
+        eprintln!("error: cannot write {}: {e}", args.output.display());
+        return ExitCode::from(1);
+    }
+    println!(
+        "outward train {}: {line}\n  -> {} ({} bytes, digest {:016x}); {read:.1} s reading, {:.1} s training",
+        args.method,
+        args.output.display(),
+        bytes.len(),
+        model.digest(),
+        start.elapsed().as_secs_f64() - read
+    );
+    ExitCode::SUCCESS
+}
+
+/// `eval --lodo`: each bag-scored input scored by a model trained on the other inputs.
+fn eval_lodo(args: &EvalArgs, truths: &[PathBuf]) -> ExitCode {
+    let method = args.method.method.as_str();
+    let Some(trained) = outward_learn::model_of(method) else {
+        eprintln!(
+            "error: --lodo needs a method with a trained model (svm, template), not {method}"
+        );
+        return ExitCode::from(2);
+    };
+    let pool = match learn_pool(args.threads) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    // Every bag-scored set's samples, read once.
+    let mut sets = Vec::new();
+    for (input, truth_path) in args.inputs.iter().zip(truths) {
+        let truth = match eval::TruthSet::load(truth_path) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        if truth.records.iter().all(|r| r.is_snippets()) {
+            eprintln!("lodo: {} is snippet-scored: left out", truth.name);
+            continue;
+        }
+        match load_samples(input, &truth, &pool) {
+            Ok((samples, _)) => sets.push((input.clone(), truth, samples)),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(1);
+            }
+        }
+    }
+    if sets.len() < 2 {
+        eprintln!("error: --lodo needs at least two bag-scored inputs");
+        return ExitCode::from(2);
+    }
+    let progress = Progress::default();
+    let mut reports = Vec::new();
+    let mut complete = true;
+    for (held, (input, truth, _)) in sets.iter().enumerate() {
+        let start = Instant::now();
+        let others: Vec<outward_learn::Sample> = sets
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != held)
+            .flat_map(|(_, (_, _, s))| s.iter().copied())
+            .collect();
+        let (model, line) = match train_model(trained, &others) {
+            Ok(m) => m,
+            Err(e) => {
+                eprintln!("error: training without {}: {e}", truth.name);
+                return ExitCode::from(1);
+            }
+        };
+        let mut config = match args.method.config(PathBuf::new(), args.threads) {
+            Ok(c) => c,
+            Err(code) => return code,
+        };
+        config.extract.svm_model = Some(std::sync::Arc::new(model));
+        let texts = match pipeline::extract_texts(input, &config, &pool, &progress, &StderrReporter)
+        {
+            Ok((texts, result)) => {
+                complete &= result.status == outward_warc::reader::FileStatus::Complete;
+                texts
+            }
+            Err(e) => {
+                eprintln!("error: {}: {e}", input.display());
+                complete = false;
+                continue;
+            }
+        };
+        let predictions: HashMap<String, String> =
+            texts.into_iter().map(|t| (t.id, t.text)).collect();
+        eprintln!(
+            "lodo: {} held out ({:.1} s): {line}",
+            truth.name,
+            start.elapsed().as_secs_f64()
+        );
+        reports.push(eval::score(truth, &predictions));
+    }
+    let mean = |f: fn(&eval::Summary) -> Option<f64>| {
+        let v: Vec<f64> = reports.iter().filter_map(|r| f(&r.summary)).collect();
+        v.iter().sum::<f64>() / v.len().max(1) as f64
+    };
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(
+        out,
+        "method {method}, leave one dataset out (each set scored by a model trained on the others)"
+    );
+    let _ = write!(out, "{}", eval::render_table(&reports));
+    let _ = writeln!(
+        out,
+        "LODO macro over {} sets: P {:.4} R {:.4} F1 {:.4}",
+        reports.len(),
+        mean(|s| s.p),
+        mean(|s| s.r),
+        mean(|s| s.f1)
+    );
+    if complete {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
 }

@@ -30,12 +30,16 @@ pub use text::render::Format;
 pub struct ExtractOptions {
     /// Sim threshold for widening the content root to its parent (paper: 0.8).
     pub similarity_threshold: f64,
+    /// The model `svm` applies instead of its shipped one (`--model PATH`: read and parsed
+    /// by the caller, so the core does no I/O). Only `svm` reads it.
+    pub svm_model: Option<std::sync::Arc<methods::svm::SvmModel>>,
 }
 
 impl Default for ExtractOptions {
     fn default() -> Self {
         ExtractOptions {
             similarity_threshold: 0.8,
+            svm_model: None,
         }
     }
 }

@@ -12,6 +12,7 @@ pub mod fulltext;
 pub mod layout;
 pub mod paper;
 pub mod reverse;
+pub mod svm;
 pub mod template;
 
 pub use cluster::Cluster;
@@ -19,6 +20,7 @@ pub use fulltext::Fulltext;
 pub use layout::Layout;
 pub use paper::Paper;
 pub use reverse::Reverse;
+pub use svm::Svm;
 pub use template::Template;
 
 use crate::{ExtractOptions, Extractor};
@@ -58,8 +60,8 @@ pub static REGISTRY: &[MethodInfo] = &[
     },
     MethodInfo {
         name: "template",
-        summary: "seed 001: drop texts near-equal on 3 of 10 same-site pages (with --site-memory or --sites), then link-dense blocks",
-        build: |_| Box::new(Template),
+        summary: "seed 001: drop texts near-equal on 3 of 10 same-site pages (with --site-memory or --sites), then the block SVM of svm",
+        build: |options| Box::new(Template::new(options)),
     },
     MethodInfo {
         name: "cluster",
@@ -70,6 +72,11 @@ pub static REGISTRY: &[MethodInfo] = &[
         name: "fulltext",
         summary: "all visible text of the page (the baseline)",
         build: |_| Box::new(Fulltext),
+    },
+    MethodInfo {
+        name: "svm",
+        summary: "seed 001's block SVM (R1..R5 link and text shares of body/section/div blocks; --model PATH or the shipped model)",
+        build: |options| Box::new(Svm::new(options)),
     },
 ];
 
@@ -121,7 +128,7 @@ mod tests {
         let err = build("magic", &ExtractOptions::default()).err().unwrap();
         assert_eq!(
             err.to_string(),
-            "unknown method \"magic\" (methods: reverse, paper, layout, template, cluster, fulltext)"
+            "unknown method \"magic\" (methods: reverse, paper, layout, template, cluster, fulltext, svm)"
         );
     }
 
@@ -130,8 +137,11 @@ mod tests {
         let a = ExtractOptions::default();
         let b = ExtractOptions {
             similarity_threshold: 0.5,
+            ..ExtractOptions::default()
         };
-        for name in ["reverse", "layout", "template", "cluster", "fulltext"] {
+        for name in [
+            "reverse", "layout", "template", "cluster", "fulltext", "svm",
+        ] {
             let key = |o| build(name, o).unwrap().options_key();
             assert_eq!(key(&a), key(&b), "{name} does not read the similarity");
         }

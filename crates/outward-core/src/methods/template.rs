@@ -1,82 +1,59 @@
 //! `template`: seed 001 (Yan, Wang 2020) on outward's cleaned page: the site's template
-//! library, then a judgement of the blocks that remain.
+//! library, then the paper's block SVM on what remains.
 //!
 //! 1. The template library (see `site::leaves`): leaf texts with the same tag and a
 //!    near-equal text (edit distance ≤ min(len) / 8; texts of ≤ 8 characters equal) on at
 //!    least N2 = 3 of a batch of N1 = 10 pages of the host. Site memory builds it from the
 //!    host's first ten sample pages (by page hash: the same batch whatever the page order).
 //!    Every text of the page that matches it is removed.
-//! 2. Blocks are `body`, `section` and `div`; a block's text is its own, not that of the
-//!    blocks nested in it (the paper's unit).
-//! 3. The paper then classifies blocks with an SVM over five ratios (R1-R5). Until a trained
-//!    classifier is wired here, the judgement is the density rule the paper's R5 stands for:
-//!    a block whose link text exceeds [`LINK_RATIO`] of its text (after step 1) is dropped,
-//!    the rest kept, in page order.
+//! 2. The block classifier of `svm` (R1..R5 of `body`/`section`/`div` blocks, RBF SVM; its
+//!    shipped model or `--model`) judges the blocks of what remains; the text of the blocks it
+//!    calls content is the page's text, in page order.
 //!
-//! Without site memory of the host, step 1 removes nothing. Every node counts as parsed:
-//! the method reads the whole page.
+//! Without site memory of the host, step 1 removes nothing and the method is `svm`. Every
+//! node counts as parsed: the method reads the whole page.
 
-use crate::html::clean::IN_LINK;
-use crate::methods::layout::LINK_RATIO;
-use crate::site::leaves::{NO_BLOCK, leaf_runs, template_runs};
-use crate::text::emit::{TextSink, emit_flat};
-use crate::text::page_title::page_title;
-use crate::{ExtractStats, Extraction, Extractor, Page, SiteContext};
+use crate::methods::svm::Svm;
+use crate::site::leaves::{leaf_runs, template_runs};
+use crate::{ExtractOptions, Extraction, Extractor, Page, SiteContext};
 
-pub struct Template;
+pub struct Template {
+    classifier: Svm,
+}
+
+impl Template {
+    pub fn new(options: &ExtractOptions) -> Template {
+        Template {
+            classifier: Svm::new(options),
+        }
+    }
+}
 
 impl Extractor for Template {
     fn name(&self) -> &'static str {
         "template"
     }
 
-    /// `template` reads no run option.
+    /// The classifier's model (see `svm`).
     fn options_key(&self) -> String {
-        String::new()
+        self.classifier.options_key()
     }
 
     fn extract(&self, page: &Page, site: &SiteContext) -> Extraction {
-        let cleaned = page.visible();
-        let buf = &cleaned.buf;
-        let (runs, blocks) = leaf_runs(cleaned);
-        let is_template = match site.template_library() {
-            Some(library) => template_runs(cleaned, &runs, library),
-            None => vec![false; runs.len()],
+        let removed: Vec<u32> = match site.template_library().filter(|l| !l.is_empty()) {
+            Some(library) => {
+                let cleaned = page.visible();
+                let runs = leaf_runs(cleaned);
+                let template = template_runs(cleaned, &runs, library);
+                runs.iter()
+                    .zip(template)
+                    .filter(|(_, t)| *t)
+                    .map(|(r, _)| r.start)
+                    .collect()
+            }
+            None => Vec::new(),
         };
-        // Each block's own text and link text, template leaves left out.
-        let mut text = vec![0u64; blocks.len()];
-        let mut links = vec![0u64; blocks.len()];
-        for (r, &template) in runs.iter().zip(&is_template) {
-            let Some(run) = cleaned.runs.get(r.run as usize) else {
-                continue;
-            };
-            if template || r.block == NO_BLOCK {
-                continue;
-            }
-            let w = run.measure.weight as u64;
-            text[r.block as usize] += w;
-            if run.flags & IN_LINK != 0 {
-                links[r.block as usize] += w;
-            }
-        }
-        let kept: Vec<bool> = text
-            .iter()
-            .zip(&links)
-            .map(|(&t, &l)| t > 0 && l as f64 <= LINK_RATIO * t as f64)
-            .collect();
-        let skip: Vec<(u32, u32)> = runs
-            .iter()
-            .zip(&is_template)
-            .filter(|(r, template)| **template || (r.block != NO_BLOCK && !kept[r.block as usize]))
-            .map(|(r, _)| (r.start, r.end))
-            .collect();
-        let mut sink = TextSink::default();
-        emit_flat(buf, &skip, &mut sink);
-        Extraction {
-            blocks: sink.finish(),
-            title: page_title(cleaned),
-            stats: ExtractStats::whole_page(page),
-        }
+        self.classifier.extract_without(page, &removed)
     }
 }
 
@@ -104,7 +81,7 @@ mod tests {
     }
 
     #[test]
-    fn near_equal_site_texts_go_and_link_blocks_go() {
+    fn near_equal_site_texts_go_before_the_blocks_are_judged() {
         let mut b = SiteMemoryBuilder::default();
         for n in 0..10 {
             let url = format!("https://g.example/news/{n}");
@@ -115,7 +92,10 @@ mod tests {
         let p = Page::new(&html, Some("https://g.example/news/42"));
         let site = memory.context(p.host());
         assert!(site.template_library().is_some_and(|l| l.len() >= 2));
-        let text = Template.extract(&p, &site).text().to_string();
+        let text = Template::new(&ExtractOptions::default())
+            .extract(&p, &site)
+            .text()
+            .to_string();
         for k in 0..3 {
             assert!(text.contains(&format!("Story 42 part {k}")), "{text}");
         }
@@ -128,12 +108,16 @@ mod tests {
         assert!(!text.contains("Main Street"), "{text}");
         assert!(!text.contains("Alpha"), "{text}");
 
-        // Alone, only the link rule applies.
-        let alone = Template.extract(&p, SiteContext::none()).text().to_string();
-        assert!(
-            alone.contains("Posted by") && alone.contains("Main Street"),
-            "{alone}"
+        // Alone, the page is judged by the classifier alone: `svm`.
+        let alone = Template::new(&ExtractOptions::default()).extract(&p, SiteContext::none());
+        assert_eq!(
+            alone,
+            Svm::new(&ExtractOptions::default()).extract(&p, SiteContext::none())
         );
-        assert!(!alone.contains("Alpha"), "{alone}");
+        assert!(
+            alone.text().contains("Posted by") && alone.text().contains("Main Street"),
+            "{}",
+            alone.text()
+        );
     }
 }

@@ -2,7 +2,7 @@
 //! repeats with small variations ("Posted by … on …", "© 2015 …", menu labels, bylines).
 //!
 //! - [`leaf_runs`]: every non-blank text run of a cleaned page, with the element it sits in
-//!   (its leaf tag) and its innermost `body`/`section`/`div` (its block, seed 001's unit).
+//!   (its leaf tag).
 //! - [`page_leaves`]: a page's distinct leaves (tag name, whitespace-folded text) as site
 //!   memory keeps them for its sample pages: texts of at most [`MAX_LEAF_BYTES`] bytes, at most
 //!   [`MAX_LEAVES_PER_PAGE`] per page.
@@ -38,9 +38,6 @@ pub struct Leaf {
     pub text: String,
 }
 
-/// `LeafRun::block` of text outside any `body`, `section` or `div`.
-pub const NO_BLOCK: u32 = u32::MAX;
-
 /// One non-blank text run of a cleaned page and where it sits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LeafRun {
@@ -52,36 +49,19 @@ pub struct LeafRun {
     pub name: (u32, u16),
     /// Index into `Cleaned::runs`.
     pub run: u32,
-    /// Index of the innermost enclosing block in the list [`leaf_runs`] returns, or
-    /// [`NO_BLOCK`].
-    pub block: u32,
 }
 
-/// A `body`, `section` or `div` element (seed 001's blocks).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct BlockSpan {
-    pub start: u32,
-    pub end: u32,
-    pub tag: Tag,
-}
-
-fn is_seed_block(tag: Tag) -> bool {
-    matches!(tag, Tag::Body | Tag::Section | Tag::Div)
-}
-
-/// The text runs of `cleaned` in page order, and the blocks they sit in (in start order).
-pub fn leaf_runs(cleaned: &Cleaned) -> (Vec<LeafRun>, Vec<BlockSpan>) {
+/// The text runs of `cleaned` in page order.
+pub fn leaf_runs(cleaned: &Cleaned) -> Vec<LeafRun> {
     struct Open {
         tag: Tag,
         name: (u32, u16),
-        block: u32,
     }
     let buf = &cleaned.buf[..];
     let runs = &cleaned.runs;
     let mut next_run = 0usize;
     let mut stack: Vec<Open> = Vec::new();
     let mut leaves = Vec::new();
-    let mut blocks: Vec<BlockSpan> = Vec::new();
     for tok in ForwardTokenizer::new(buf, 0) {
         match tok.kind {
             TokenKind::Text => {
@@ -91,16 +71,15 @@ pub fn leaf_runs(cleaned: &Cleaned) -> (Vec<LeafRun>, Vec<BlockSpan>) {
                 if runs.get(next_run).is_none_or(|r| r.start != tok.start) {
                     continue;
                 }
-                let (tag, name, block) = stack
+                let (tag, name) = stack
                     .last()
-                    .map_or((Tag::Other, (0, 0), NO_BLOCK), |o| (o.tag, o.name, o.block));
+                    .map_or((Tag::Other, (0, 0)), |o| (o.tag, o.name));
                 leaves.push(LeafRun {
                     start: tok.start,
                     end: tok.end,
                     tag,
                     name,
                     run: next_run as u32,
-                    block,
                 });
             }
             TokenKind::StartTag => {
@@ -108,34 +87,17 @@ pub fn leaf_runs(cleaned: &Cleaned) -> (Vec<LeafRun>, Vec<BlockSpan>) {
                 if info.tag.is_void() {
                     continue;
                 }
-                let parent_block = stack.last().map_or(NO_BLOCK, |o| o.block);
-                let block = if is_seed_block(info.tag) {
-                    blocks.push(BlockSpan {
-                        start: tok.start,
-                        end: buf.len() as u32,
-                        tag: info.tag,
-                    });
-                    (blocks.len() - 1) as u32
-                } else {
-                    parent_block
-                };
                 stack.push(Open {
                     tag: info.tag,
                     name: (info.name_start, info.name_len),
-                    block,
                 });
             }
             TokenKind::EndTag => {
-                let Some(open) = stack.pop() else { continue };
-                if is_seed_block(open.tag)
-                    && let Some(b) = blocks.get_mut(open.block as usize)
-                {
-                    b.end = tok.end;
-                }
+                stack.pop();
             }
         }
     }
-    (leaves, blocks)
+    leaves
 }
 
 /// The text of `run`, ASCII whitespace folded to single spaces and trimmed.
@@ -165,7 +127,7 @@ pub fn leaf_tag<'b>(buf: &'b [u8], run: &LeafRun) -> &'b str {
 
 /// The distinct leaves of `cleaned` that a template library may hold, sorted.
 pub fn page_leaves(cleaned: &Cleaned) -> Vec<Leaf> {
-    let (runs, _) = leaf_runs(cleaned);
+    let runs = leaf_runs(cleaned);
     let mut leaves: Vec<Leaf> = Vec::new();
     for r in &runs {
         if leaves.len() >= MAX_LEAVES_PER_PAGE {
@@ -454,34 +416,32 @@ mod tests {
     }
 
     #[test]
-    fn runs_know_their_leaf_tag_and_block() {
+    fn runs_know_their_leaf_tag() {
         let cleaned = clean(
             b"<body><div id=nav><a href=/>Home</a></div><section><p>Story <b>bold</b> end</p></section></body>",
             CleanOptions::default(),
         );
-        let (runs, blocks) = leaf_runs(&cleaned);
+        let runs = leaf_runs(&cleaned);
         let seen: Vec<(String, String, Tag)> = runs
             .iter()
             .map(|r| {
                 (
                     leaf_tag(&cleaned.buf, r).to_string(),
                     leaf_text(&cleaned.buf, r),
-                    blocks[r.block as usize].tag,
+                    r.tag,
                 )
             })
             .collect();
         assert_eq!(
             seen,
             vec![
-                ("a".into(), "Home".into(), Tag::Div),
-                ("p".into(), "Story".into(), Tag::Section),
-                ("b".into(), "bold".into(), Tag::Section),
-                ("p".into(), "end".into(), Tag::Section),
+                ("a".into(), "Home".into(), Tag::A),
+                ("p".into(), "Story".into(), Tag::P),
+                ("b".into(), "bold".into(), Tag::B),
+                ("p".into(), "end".into(), Tag::P),
             ]
         );
         assert!(in_link(&cleaned, &runs[0]) && !in_link(&cleaned, &runs[1]));
-        assert_eq!(blocks.len(), 3);
-        assert!(blocks.iter().all(|b| b.start < b.end));
     }
 
     const STORIES: [&str; 10] = [
