@@ -69,7 +69,7 @@ mod tests {
                 url: format!("https://a.example/{p}"),
                 page: p,
                 elements: vec![1, 2, 10 + p],
-                leaves: Vec::new(),
+                leaves: Default::default(),
                 layout: Default::default(),
             });
         }

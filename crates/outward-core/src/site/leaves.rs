@@ -5,7 +5,8 @@
 //!   (its leaf tag).
 //! - [`page_leaves`]: a page's distinct leaves (tag name, whitespace-folded text) as site
 //!   memory keeps them for its sample pages: texts of at most [`MAX_LEAF_BYTES`] bytes, at most
-//!   [`MAX_LEAVES_PER_PAGE`] per page.
+//!   [`MAX_LEAVES_PER_PAGE`] per page, packed in one buffer ([`LeafSet`]: a builder holds a
+//!   sample page for every host it saw, so two allocations per leaf would dominate its size).
 //! - [`near_equal`]: the paper's test, edit distance D ≤ min(len) / 8 in characters, texts
 //!   of at most 8 characters equal.
 //! - [`TemplateLibrary`]: the leaves found, with the same tag and a near-equal text, on at
@@ -36,6 +37,63 @@ pub const MAX_LEAVES_PER_PAGE: usize = 1024;
 pub struct Leaf {
     pub tag: String,
     pub text: String,
+}
+
+/// Distinct leaves, sorted, packed in one buffer: per leaf a byte of tag length, the tag, two
+/// bytes (little-endian) of text length, the text. Leaves that do not fit (a tag of more than
+/// 255 bytes, a text of more than [`MAX_LEAF_BYTES`]) are never in a set.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LeafSet {
+    packed: Box<[u8]>,
+    len: u32,
+}
+
+impl LeafSet {
+    /// The set of `leaves` (sorted and made distinct here; leaves that do not fit dropped).
+    pub fn new(mut leaves: Vec<Leaf>) -> LeafSet {
+        leaves.retain(|l| l.tag.len() <= 255 && l.text.len() <= MAX_LEAF_BYTES);
+        leaves.sort_unstable();
+        leaves.dedup();
+        let mut packed =
+            Vec::with_capacity(leaves.iter().map(|l| 3 + l.tag.len() + l.text.len()).sum());
+        for leaf in &leaves {
+            packed.push(leaf.tag.len() as u8);
+            packed.extend_from_slice(leaf.tag.as_bytes());
+            packed.extend_from_slice(&(leaf.text.len() as u16).to_le_bytes());
+            packed.extend_from_slice(leaf.text.as_bytes());
+        }
+        LeafSet {
+            packed: packed.into_boxed_slice(),
+            len: leaves.len() as u32,
+        }
+    }
+
+    /// Leaves in the set.
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The leaves as (tag, text), sorted.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        let mut rest = &self.packed[..];
+        std::iter::from_fn(move || {
+            let (&tag_len, tail) = rest.split_first()?;
+            let (tag, tail) = tail.split_at_checked(tag_len as usize)?;
+            let (len, tail) = tail.split_at_checked(2)?;
+            let (text, tail) =
+                tail.split_at_checked(u16::from_le_bytes([len[0], len[1]]) as usize)?;
+            rest = tail;
+            // Both parts were `str`s when packed.
+            Some((
+                std::str::from_utf8(tag).unwrap_or_default(),
+                std::str::from_utf8(text).unwrap_or_default(),
+            ))
+        })
+    }
 }
 
 /// One non-blank text run of a cleaned page and where it sits.
@@ -126,7 +184,7 @@ pub fn leaf_tag<'b>(buf: &'b [u8], run: &LeafRun) -> &'b str {
 }
 
 /// The distinct leaves of `cleaned` that a template library may hold, sorted.
-pub fn page_leaves(cleaned: &Cleaned) -> Vec<Leaf> {
+pub fn page_leaves(cleaned: &Cleaned) -> LeafSet {
     let runs = leaf_runs(cleaned);
     let mut leaves: Vec<Leaf> = Vec::new();
     for r in &runs {
@@ -144,9 +202,7 @@ pub fn page_leaves(cleaned: &Cleaned) -> Vec<Leaf> {
             });
         }
     }
-    leaves.sort_unstable();
-    leaves.dedup();
-    leaves
+    LeafSet::new(leaves)
 }
 
 /// Per run of `runs` (from [`leaf_runs`] on `cleaned`), whether `library` holds it.
@@ -283,14 +339,12 @@ pub struct TemplateLibrary {
 
 impl TemplateLibrary {
     /// The library of a batch of pages, each given as its distinct leaves.
-    pub fn build(pages: &[&[Leaf]]) -> TemplateLibrary {
+    pub fn build(pages: &[&LeafSet]) -> TemplateLibrary {
         // Every leaf with the pages holding it exactly, grouped by tag then length.
         let mut exact: BTreeMap<(&str, usize, &str), u32> = BTreeMap::new();
         for (p, leaves) in pages.iter().enumerate().take(32) {
-            for leaf in leaves.iter() {
-                *exact
-                    .entry((leaf.tag.as_str(), leaf.text.chars().count(), &leaf.text))
-                    .or_insert(0) |= 1 << p;
+            for (tag, text) in leaves.iter() {
+                *exact.entry((tag, text.chars().count(), text)).or_insert(0) |= 1 << p;
             }
         }
         let items: Vec<((&str, usize, &str), u32)> = exact.into_iter().collect();
@@ -390,8 +444,28 @@ mod tests {
     use super::*;
     use crate::html::clean::{CleanOptions, clean};
 
-    fn leaves_of(html: &str) -> Vec<Leaf> {
+    fn leaves_of(html: &str) -> LeafSet {
         page_leaves(&clean(html.as_bytes(), CleanOptions::default()))
+    }
+
+    #[test]
+    fn a_leaf_set_is_sorted_distinct_and_bounded() {
+        let leaf = |tag: &str, text: &str| Leaf {
+            tag: tag.into(),
+            text: text.into(),
+        };
+        let set = LeafSet::new(vec![
+            leaf("p", "Posted by"),
+            leaf("a", "Home"),
+            leaf("p", "Posted by"),
+            leaf("a", "新闻"),
+            leaf("p", &"x".repeat(MAX_LEAF_BYTES + 1)),
+            leaf(&"t".repeat(256), "too long a tag"),
+        ]);
+        let seen: Vec<(&str, &str)> = set.iter().collect();
+        assert_eq!(seen, vec![("a", "Home"), ("a", "新闻"), ("p", "Posted by")]);
+        assert_eq!(set.len(), 3);
+        assert!(LeafSet::default().iter().next().is_none());
     }
 
     #[test]
@@ -475,8 +549,8 @@ mod tests {
                 }
             ))
         };
-        let pages: Vec<Vec<Leaf>> = (0..10).map(page).collect();
-        let refs: Vec<&[Leaf]> = pages.iter().map(Vec::as_slice).collect();
+        let pages: Vec<LeafSet> = (0..10).map(page).collect();
+        let refs: Vec<&LeafSet> = pages.iter().collect();
         let library = TemplateLibrary::build(&refs);
         assert!(library.matches("a", "Home") && library.matches("a", "News"));
         // A byline that varies by its date is one template leaf under its tag.
@@ -496,6 +570,7 @@ mod tests {
         let many: String = (0..3000).map(|i| format!("<p>leaf {i}</p>")).collect();
         let leaves = leaves_of(&format!("<body><p>{long}</p>{many}</body>"));
         assert_eq!(leaves.len(), MAX_LEAVES_PER_PAGE);
-        assert!(leaves.iter().all(|l| l.text.len() <= MAX_LEAF_BYTES));
+        assert!(leaves.iter().all(|(_, text)| text.len() <= MAX_LEAF_BYTES));
+        assert_eq!(leaves.iter().count(), leaves.len());
     }
 }

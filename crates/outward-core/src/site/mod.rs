@@ -28,7 +28,7 @@ pub mod store;
 use crate::Page;
 use crate::html::clean::Cleaned;
 use fingerprint::{ElementPrint, element_prints};
-use leaves::{BATCH_PAGES, Leaf, TemplateLibrary, page_leaves};
+use leaves::{BATCH_PAGES, LeafSet, TemplateLibrary, page_leaves};
 use rules::{ClusterRule, SampleLayout, cluster_rules, page_layout, signature_similarity};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
@@ -48,7 +48,7 @@ pub const MAX_SAMPLE_PAGES: usize = 32;
 pub struct PageSample {
     pub url: String,
     pub elements: Vec<u64>,
-    pub leaves: Vec<Leaf>,
+    pub leaves: LeafSet,
     /// Seed 003's layout of the page (see [`rules`]).
     pub layout: SampleLayout,
 }
@@ -63,7 +63,7 @@ pub struct PagePrints {
     /// Distinct element fingerprints, sorted.
     pub elements: Vec<u64>,
     /// Distinct leaves, sorted (see [`leaves::page_leaves`]).
-    pub leaves: Vec<Leaf>,
+    pub leaves: LeafSet,
     /// Seed 003's layout (see [`rules`]).
     pub layout: SampleLayout,
 }
@@ -113,7 +113,7 @@ pub fn page_prints_with(page: &Page, needs: SampleNeeds) -> Option<PagePrints> {
         leaves: if needs.leaves {
             page_leaves(page.visible())
         } else {
-            Vec::new()
+            LeafSet::default()
         },
         layout: if needs.layout {
             SampleLayout::of(&page_layout(page.visible()))
@@ -165,7 +165,7 @@ impl HostAccumulator {
         // A sample ranked past the batch never comes back into it (only smaller page hashes
         // arrive before it, here or in a merge): its leaves are never read.
         for sample in self.samples.values_mut().skip(BATCH_PAGES) {
-            sample.leaves = Vec::new();
+            sample.leaves = LeafSet::default();
         }
     }
 }
@@ -228,7 +228,7 @@ impl SiteMemoryBuilder {
         for host in self.hosts.values_mut() {
             for sample in host.samples.values_mut() {
                 if !needs.leaves {
-                    sample.leaves = Vec::new();
+                    sample.leaves = LeafSet::default();
                 }
                 if !needs.layout {
                     sample.layout = SampleLayout::default();
@@ -263,10 +263,10 @@ impl SiteMemoryBuilder {
                 .filter(|&(_, c)| c >= min_pages)
                 .collect();
             let samples: Vec<(u64, PageSample)> = acc.samples.into_iter().collect();
-            let batch: Vec<&[Leaf]> = samples
+            let batch: Vec<&LeafSet> = samples
                 .iter()
                 .take(BATCH_PAGES)
-                .map(|(_, s)| s.leaves.as_slice())
+                .map(|(_, s)| &s.leaves)
                 .collect();
             let library = TemplateLibrary::build(&batch);
             let clusters = cluster_rules(samples.iter().map(|(_, s)| &s.layout));
@@ -362,14 +362,8 @@ impl SiteMemory {
                 for &h in &sample.elements {
                     mix(h);
                 }
-                for leaf in &sample.leaves {
-                    for b in leaf
-                        .tag
-                        .bytes()
-                        .chain([0])
-                        .chain(leaf.text.bytes())
-                        .chain([0])
-                    {
+                for (tag, text) in sample.leaves.iter() {
+                    for b in tag.bytes().chain([0]).chain(text.bytes()).chain([0]) {
                         mix(b as u64);
                     }
                 }

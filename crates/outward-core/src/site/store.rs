@@ -33,7 +33,8 @@
 //! never an allocation larger than the input justifies); `from_bytes(to_bytes(b))` equals `b`
 //! when `b` is within the bounds.
 
-use super::{HostAccumulator, Leaf, PageSample, SampleLayout, SiteMemoryBuilder};
+use super::leaves::{Leaf, LeafSet};
+use super::{HostAccumulator, PageSample, SampleLayout, SiteMemoryBuilder};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 
@@ -119,8 +120,8 @@ pub fn to_bytes(builder: &SiteMemoryBuilder) -> Vec<u8> {
                 out.extend_from_slice(&h.to_le_bytes());
             }
             out.extend_from_slice(&(sample.leaves.len() as u32).to_le_bytes());
-            for leaf in &sample.leaves {
-                for part in [&leaf.tag, &leaf.text] {
+            for (tag, text) in sample.leaves.iter() {
+                for part in [tag, text] {
                     out.extend_from_slice(&(part.len() as u32).to_le_bytes());
                     out.extend_from_slice(part.as_bytes());
                 }
@@ -206,7 +207,7 @@ pub fn from_bytes(bytes: &[u8]) -> Result<SiteMemoryBuilder, StoreError> {
                 PageSample {
                     url,
                     elements,
-                    leaves,
+                    leaves: LeafSet::new(leaves),
                     layout: SampleLayout { signature, rules },
                 },
             );
@@ -277,7 +278,7 @@ mod tests {
                 page: 1000 + p,
                 // 7 and 8 on every page, the page's own block on one.
                 elements: vec![7, 8, 100 + p],
-                leaves: vec![
+                leaves: LeafSet::new(vec![
                     Leaf {
                         tag: "a".into(),
                         text: "Home".into(),
@@ -286,7 +287,7 @@ mod tests {
                         tag: "p".into(),
                         text: format!("Page {p} of the site"),
                     },
-                ],
+                ]),
                 layout: SampleLayout {
                     signature: vec![1, 2, 3 + p as u32],
                     rules: vec![("div.story".into(), 900_000), ("#nav".into(), 0)],
@@ -322,7 +323,7 @@ mod tests {
                 url: format!("https://a.example/{i}"),
                 page: *p,
                 elements: vec![7, 8, 100 + i as u64],
-                leaves: vec![
+                leaves: LeafSet::new(vec![
                     Leaf {
                         tag: "a".into(),
                         text: "Home".into(),
@@ -331,7 +332,7 @@ mod tests {
                         tag: "p".into(),
                         text: format!("Page {i} of the site"),
                     },
-                ],
+                ]),
                 layout: SampleLayout {
                     signature: vec![1, 2, 3 + i as u32],
                     rules: vec![("div.story".into(), 900_000), ("#nav".into(), 0)],
@@ -421,7 +422,7 @@ mod tests {
                 url: String::new(),
                 page: p,
                 elements: vec![1, 2 + p],
-                leaves: Vec::new(),
+                leaves: LeafSet::default(),
                 layout: SampleLayout::default(),
             });
         }
