@@ -319,8 +319,11 @@ struct RunArgs {
 
 #[derive(Args)]
 struct ExtractArgs {
-    /// HTML file, or - for stdin.
-    input: PathBuf,
+    /// HTML files or directories (every .html, .htm, .xhtml file below them), or - for
+    /// stdin. One file prints its text (or, with --json, its document); several, or a
+    /// directory, print one JSON document per line, in order.
+    #[arg(required = true)]
+    inputs: Vec<PathBuf>,
     #[command(flatten)]
     method: MethodArgs,
     /// Print the whole document (text, title, stats) as JSON.
@@ -585,25 +588,6 @@ fn cpu_seconds() -> Option<f64> {
 }
 
 fn extract_one(args: ExtractArgs) -> ExitCode {
-    let mut bytes = Vec::new();
-    let read = if args.input.as_os_str() == "-" {
-        std::io::stdin().read_to_end(&mut bytes).map(|_| ())
-    } else {
-        std::fs::read(&args.input).map(|b| bytes = b)
-    };
-    if let Err(e) = read {
-        eprintln!("error: {}: {e}", args.input.display());
-        return ExitCode::from(1);
-    }
-    let decoded = decode::decode_charset(&bytes, None);
-    if looks_binary(&decoded.html) {
-        eprintln!(
-            "error: {}: not HTML or text (binary bytes; decoded as {} it is mostly control characters)",
-            args.input.display(),
-            decoded.charset
-        );
-        return ExitCode::from(1);
-    }
     let options = match args.method.options() {
         Ok(o) => o,
         Err(code) => return code,
@@ -615,35 +599,173 @@ fn extract_one(args: ExtractArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let page = Page::new(&decoded.html, args.url.as_deref());
-    let extraction = extractor.extract(&page, SiteContext::none());
+    let pages = match extract_inputs(&args.inputs) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let one = args.inputs.len() == 1 && pages.len() == 1 && !args.inputs[0].is_dir();
+    if !one && args.url.is_some() {
+        eprintln!("error: --url names one page: give one input with it");
+        return ExitCode::from(2);
+    }
     let mut out = std::io::stdout().lock();
-    if args.json {
+    if one && !args.json {
+        return match extract_page(&pages[0], &args, &*extractor) {
+            Ok(extracted) => {
+                let _ = writeln!(out, "{}", extracted.extraction.render(args.format));
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(1)
+            }
+        };
+    }
+    // Several pages (or --json): one document per line, in input order; a page that cannot
+    // be read or is not HTML is named on stderr and counted, the others are written.
+    use rayon::prelude::*;
+    let mut failed = 0usize;
+    for chunk in pages.chunks(256) {
+        let lines: Vec<Result<Vec<u8>, String>> = chunk
+            .par_iter()
+            .map(|path| {
+                let extracted = extract_page(path, &args, &*extractor)?;
+                Ok(extracted.json_line(args.format, extractor.name()))
+            })
+            .collect();
+        for line in lines {
+            match line {
+                Ok(line) => {
+                    if out.write_all(&line).is_err() {
+                        return ExitCode::from(1);
+                    }
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    failed += 1;
+                }
+            }
+        }
+    }
+    if pages.len() > 1 {
+        eprintln!(
+            "extract: {} pages, {} written, {failed} failed",
+            pages.len(),
+            pages.len() - failed
+        );
+    }
+    if failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// The pages `outward extract` reads: files as given (`-` is stdin), and in a directory
+/// every `.html`, `.htm` and `.xhtml` file below it, sorted. Nothing to read is an error.
+fn extract_inputs(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut pages = Vec::new();
+    for input in inputs {
+        if !input.is_dir() {
+            pages.push(input.clone());
+            continue;
+        }
+        let mut found = Vec::new();
+        let mut dirs = vec![input.clone()];
+        while let Some(dir) = dirs.pop() {
+            let entries = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            for entry in entries {
+                let path = entry.map_err(|e| format!("{}: {e}", dir.display()))?.path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+                    matches!(e.to_ascii_lowercase().as_str(), "html" | "htm" | "xhtml")
+                }) {
+                    found.push(path);
+                }
+            }
+        }
+        if found.is_empty() {
+            return Err(format!(
+                "{}: no .html, .htm or .xhtml file in it",
+                input.display()
+            ));
+        }
+        found.sort();
+        pages.extend(found);
+    }
+    Ok(pages)
+}
+
+/// One page extracted by `outward extract`, with what its document needs.
+struct ExtractedPage {
+    id: String,
+    url: Option<String>,
+    charset: &'static str,
+    charset_source: &'static str,
+    meta: outward_core::PageMeta,
+    extraction: outward_core::Extraction,
+}
+
+impl ExtractedPage {
+    fn json_line(self, format: Format, extractor: &str) -> Vec<u8> {
         let provenance = Provenance {
-            charset: decoded.charset,
-            charset_source: decoded.charset_source.as_str(),
-            url: args.url.clone(),
+            charset: self.charset,
+            charset_source: self.charset_source,
+            url: self.url,
             ..Provenance::default()
         };
-        let id = args.input.to_string_lossy().into_owned();
-        let meta = outward_core::PageMeta::read(&decoded.html, args.url.as_deref(), || {
-            outward_core::text::page_title::h1_text(page.visible())
-        });
         let doc = Document::build(
-            id,
+            self.id,
             provenance,
-            extraction,
-            meta,
-            args.format,
-            extractor.name(),
+            self.extraction,
+            self.meta,
+            format,
+            extractor,
         );
         let mut line = Vec::new();
         doc.write_json_line(&mut line);
-        let _ = out.write_all(&line);
-    } else {
-        let _ = writeln!(out, "{}", extraction.render(args.format));
+        line
     }
-    ExitCode::SUCCESS
+}
+
+/// Reads, decodes and extracts one page (`-`: stdin); refuses bytes that are not HTML or text.
+fn extract_page(
+    path: &std::path::Path,
+    args: &ExtractArgs,
+    extractor: &dyn outward_core::Extractor,
+) -> Result<ExtractedPage, String> {
+    let mut bytes = Vec::new();
+    let read = if path.as_os_str() == "-" {
+        std::io::stdin().read_to_end(&mut bytes).map(|_| ())
+    } else {
+        std::fs::read(path).map(|b| bytes = b)
+    };
+    read.map_err(|e| format!("{}: {e}", path.display()))?;
+    let decoded = decode::decode_charset(&bytes, None);
+    if looks_binary(&decoded.html) {
+        return Err(format!(
+            "{}: not HTML or text (binary bytes; decoded as {} it is mostly control characters)",
+            path.display(),
+            decoded.charset
+        ));
+    }
+    let page = Page::new(&decoded.html, args.url.as_deref());
+    let extraction = extractor.extract(&page, SiteContext::none());
+    let meta = outward_core::PageMeta::read(&decoded.html, args.url.as_deref(), || {
+        outward_core::text::page_title::h1_text(page.visible())
+    });
+    Ok(ExtractedPage {
+        id: path.to_string_lossy().into_owned(),
+        url: args.url.clone(),
+        charset: decoded.charset,
+        charset_source: decoded.charset_source.as_str(),
+        meta,
+        extraction,
+    })
 }
 
 /// The truth file paired with each input: `--truth` by position, else `<stem>.truth.jsonl`

@@ -1095,6 +1095,75 @@ fn extract_command() {
 }
 
 #[test]
+fn extract_several_pages_and_directories_writes_jsonl() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = tmp.path().join("site");
+    std::fs::create_dir_all(site.join("news")).unwrap();
+    std::fs::copy(
+        testdata().join("pages/en_news.html"),
+        site.join("news/a.html"),
+    )
+    .unwrap();
+    std::fs::copy(
+        testdata().join("pages/zh_news_utf8.html"),
+        site.join("b.HTM"),
+    )
+    .unwrap();
+    std::fs::write(site.join("notes.txt"), "not a page").unwrap();
+    std::fs::write(site.join("broken.html"), testkit::PNG_1X1).unwrap();
+    let single = testdata().join("extract/en_article.html");
+
+    // A directory (every .html/.htm/.xhtml below it, sorted) and a file: one document per
+    // line in that order; the page that is not HTML is named and counted, the others written.
+    let out = run(&["extract", site.to_str().unwrap(), single.to_str().unwrap()]);
+    assert_eq!(code(&out), 1, "{}", describe(&out));
+    let docs: Vec<Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let ids: Vec<String> = docs
+        .iter()
+        .map(|d| {
+            d["id"]
+                .as_str()
+                .unwrap()
+                .rsplit('/')
+                .next()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(
+        ids,
+        ["b.HTM", "a.html", "en_article.html"],
+        "{}",
+        describe(&out)
+    );
+    assert!(text_of(&docs[0]).contains("滨江图书馆昨天正式向市民开放"));
+    assert!(text_of(&docs[1]).contains("The Harbour Council voted nine to four"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("broken.html: not HTML or text"), "{err}");
+    assert!(err.contains("4 pages, 3 written, 1 failed"), "{err}");
+    // The same page alone with --json is the same document.
+    let alone = run(&["extract", "--json", single.to_str().unwrap()]);
+    assert_eq!(stdout(&alone).lines().next(), stdout(&out).lines().nth(2));
+
+    // Nothing to read, or --url for several pages: usage errors.
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let out = run(&["extract", empty.to_str().unwrap()]);
+    assert_eq!(code(&out), 2, "{}", describe(&out));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no .html, .htm or .xhtml file"));
+    let out = run(&[
+        "extract",
+        "--url",
+        "https://x.example/",
+        site.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&out), 2, "{}", describe(&out));
+}
+
+#[test]
 fn markdown_run_differs_only_in_text() {
     let tmp = tempfile::tempdir().unwrap();
     let (text_dir, md_dir) = (tmp.path().join("text"), tmp.path().join("md"));
