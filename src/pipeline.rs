@@ -609,20 +609,25 @@ pub fn process_page_learning(
     let html_bytes = decoded.html.len() as u64;
     let extracted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let analysed = Page::new(&decoded.html, page.target_uri.as_deref());
-        let extraction = match site {
-            Some(memory) => extractor.extract(&analysed, &memory.context(analysed.host())),
-            None => extractor.extract(&analysed, SiteContext::none()),
+        // With site memory, how many pages of the host it knows (0: judged alone).
+        let (extraction, site_pages) = match site {
+            Some(memory) => {
+                let context = memory.context(analysed.host());
+                let e = extractor.extract(&analysed, &context);
+                (e, Some(context.host_pages()))
+            }
+            None => (extractor.extract(&analysed, SiteContext::none()), None),
         };
         let prints = if learn { page_prints(&analysed) } else { None };
         if extraction.blocks.is_empty() {
-            return (extraction, PageMeta::default(), prints);
+            return (extraction, site_pages, PageMeta::default(), prints);
         }
         let meta = PageMeta::read(analysed.html(), analysed.url(), || {
             h1_text(analysed.visible())
         });
-        (extraction, meta, prints)
+        (extraction, site_pages, meta, prints)
     }));
-    let (extraction, meta, prints) = match extracted {
+    let (extraction, site_pages, meta, prints) = match extracted {
         Ok(x) => x,
         Err(_) => {
             return (
@@ -670,6 +675,7 @@ pub fn process_page_learning(
         payload_digest,
         charset: decoded.charset,
         charset_source: decoded.charset_source.as_str(),
+        site_pages,
     };
     let doc = Document::build(
         record_id.clone(),

@@ -130,6 +130,31 @@ fn site_memory_removes_repeated_blocks_deterministically() {
             }
         }
     }
+    // Each document says what the memory knew of its host and what it took out; without
+    // memory the keys are absent.
+    for line in String::from_utf8(shard(&one.join("a.jsonl.zst")))
+        .unwrap()
+        .lines()
+    {
+        let doc: Value = serde_json::from_str(line).unwrap();
+        let meta = &doc["metadata"];
+        if meta["url"].as_str().unwrap().contains("gazette.example") {
+            assert_eq!(meta["site_pages"], 10, "{meta}");
+            // The subscription box inside the article (the menu and footer lie outside it).
+            assert_eq!(meta["template_removed"], 1, "{meta}");
+        } else {
+            assert_eq!(meta["site_pages"], 0, "{meta}");
+            assert_eq!(meta["template_removed"], 0, "{meta}");
+        }
+    }
+    for line in String::from_utf8(shard(&plain.join("a.jsonl.zst")))
+        .unwrap()
+        .lines()
+    {
+        let doc: Value = serde_json::from_str(line).unwrap();
+        assert!(doc["metadata"].get("site_pages").is_none(), "{doc}");
+        assert!(doc["metadata"].get("template_removed").is_none(), "{doc}");
+    }
     // The memory is part of the config: a resume without it (or with other inputs) redoes
     // the work instead of reusing shards made with it.
     let with: Vec<String> = config_hashes(&one);

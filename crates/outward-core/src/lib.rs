@@ -53,6 +53,8 @@ pub struct ExtractStats {
     pub nodes_total: u64,
     /// Bytes of input the parse tokenized.
     pub bytes_touched: u64,
+    /// Template blocks or texts (site memory) the method took out of the page's text.
+    pub template_removed: u32,
 }
 
 impl ExtractStats {
@@ -63,6 +65,7 @@ impl ExtractStats {
             nodes_parsed: nodes,
             nodes_total: nodes,
             bytes_touched: page.html().len() as u64,
+            template_removed: 0,
         }
     }
 }

@@ -63,6 +63,13 @@ pub struct Metadata {
     pub charset_source: String,
     pub payload_digest: Option<String>,
     pub extractor: String,
+    /// With site memory (`--site-memory`, `--sites`): pages of the host the memory knows (0:
+    /// too few, the page was judged alone) and the template blocks or texts the method took
+    /// out of this page. Absent without site memory.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub site_pages: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub template_removed: Option<u32>,
     /// Characters (Unicode scalar values) of `text`.
     pub text_chars: u64,
     pub nodes_parsed: u64,
@@ -83,6 +90,8 @@ pub struct Provenance {
     pub payload_digest: Option<String>,
     pub charset: &'static str,
     pub charset_source: &'static str,
+    /// Pages of the host site memory knows, when the run has site memory.
+    pub site_pages: Option<u32>,
 }
 
 impl Document {
@@ -112,6 +121,7 @@ impl Document {
             payload_digest,
             charset,
             charset_source,
+            site_pages,
         } = provenance;
         Document {
             id,
@@ -137,6 +147,8 @@ impl Document {
                 charset_source: charset_source.to_string(),
                 payload_digest,
                 extractor: extractor.to_string(),
+                site_pages,
+                template_removed: site_pages.map(|_| extraction.stats.template_removed),
                 text_chars: text.chars().count() as u64,
                 nodes_parsed: extraction.stats.nodes_parsed,
                 nodes_total: extraction.stats.nodes_total,
@@ -184,6 +196,8 @@ pub(crate) mod tests {
                 charset_source: "utf8_valid".into(),
                 payload_digest: None,
                 extractor: "reverse".into(),
+                site_pages: None,
+                template_removed: None,
                 text_chars: text.chars().count() as u64,
                 nodes_parsed: 3,
                 nodes_total: 9,
@@ -219,6 +233,8 @@ pub(crate) mod tests {
                 charset_source: "utf8_valid".into(),
                 payload_digest: None,
                 extractor: "reverse".into(),
+                site_pages: None,
+                template_removed: None,
                 text_chars: 20,
                 nodes_parsed: 3,
                 nodes_total: 9,

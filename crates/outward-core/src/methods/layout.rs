@@ -49,6 +49,7 @@ impl Extractor for Layout {
         // Prints come children first: an element holds another print exactly when the print
         // just before it lies inside it.
         let mut dropped = Vec::new();
+        let mut identical_prints = Vec::new();
         for (i, p) in prints.iter().enumerate() {
             let identical = reference.is_some_and(|r| r.elements.binary_search(&p.hash).is_ok());
             let innermost = i == 0 || prints[i - 1].start < p.start;
@@ -57,14 +58,21 @@ impl Extractor for Layout {
             if identical || navigation {
                 dropped.push(*p);
             }
+            if identical {
+                identical_prints.push(*p);
+            }
         }
         let skip = outermost(dropped);
+        let template_removed = outermost(identical_prints).len() as u32;
         let mut sink = TextSink::default();
         emit_flat(&cleaned.buf, &skip, &mut sink);
         Extraction {
             blocks: sink.finish(),
             title: page_title(cleaned),
-            stats: ExtractStats::whole_page(page),
+            stats: ExtractStats {
+                template_removed,
+                ..ExtractStats::whole_page(page)
+            },
         }
     }
 }
@@ -104,7 +112,10 @@ mod tests {
             .reference_for("https://g.example/news/9", root)
             .unwrap();
         assert!(reference.url.contains("/news/"), "{}", reference.url);
-        let text = Layout.extract(&p, &site).text().to_string();
+        let extraction = Layout.extract(&p, &site);
+        // The menu's list, the news desk box and the footer: identical on the reference.
+        assert_eq!(extraction.stats.template_removed, 3);
+        let text = extraction.text().to_string();
         for k in 0..4 {
             assert!(text.contains(&format!("Item 9 line {k}")), "{text}");
         }

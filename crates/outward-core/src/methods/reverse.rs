@@ -466,6 +466,7 @@ impl Extractor for Reverse {
         // Prune link lists and boilerplate inside R (never an ancestor of the seed).
         let tree = &pp.tree;
         let ratio = self.link_list_ratio;
+        let template_removed = std::cell::Cell::new(0u32);
         let skip = |id: u32| {
             let n = tree.node(id);
             if n.kind != Kind::Element || !(n.tag.is_block() || n.tag == Tag::Other) {
@@ -475,6 +476,7 @@ impl Extractor for Reverse {
                 return false;
             }
             if template.starts_at(n.start) {
+                template_removed.set(template_removed.get() + 1);
                 return true;
             }
             if n.flags & F_BOILER != 0 {
@@ -501,6 +503,7 @@ impl Extractor for Reverse {
             }
         }
         emit_subtree(tree, buf, r, &mut sink, skip);
+        stats.template_removed = template_removed.get();
         stats.nodes_parsed = pp.nodes_built();
         stats.bytes_touched = pp.bytes_touched().max(bytes_scanned);
         Extraction {

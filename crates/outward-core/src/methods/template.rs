@@ -53,7 +53,9 @@ impl Extractor for Template {
             }
             None => Vec::new(),
         };
-        self.classifier.extract_without(page, &removed)
+        let mut extraction = self.classifier.extract_without(page, &removed);
+        extraction.stats.template_removed = removed.len() as u32;
+        extraction
     }
 }
 
