@@ -4,7 +4,7 @@ DEV := ../shared/data/dev
 
 PYENV := target/pyenv
 
-.PHONY: run test lint bench eval build pyenv fuzz fuzz-smoke fuzz-build
+.PHONY: run test lint bench eval build pyenv fuzz fuzz-smoke fuzz-build stress
 
 build:
 	$(CARGO) build --release
@@ -63,3 +63,8 @@ fuzz: fuzz-build
 ## About 20 s of every fuzz target (part of `make test`).
 fuzz-smoke:
 	$(MAKE) fuzz FUZZ_SECONDS=20
+
+## Hostile inputs at two sizes each (tests/stress.rs; minutes, gigabytes of generated input):
+## exit codes, nothing lost, peak RSS under 1 GiB, and the table of times. STRESS_ONLY=name picks cases.
+stress:
+	$(CARGO) test --release --test stress -- --ignored --nocapture
