@@ -126,6 +126,8 @@ struct WarcRecords {
     done: bool,
     /// Kept to locate a damaged gzip member after an error (cold path only).
     path: PathBuf,
+    /// The file is gzip (its first bytes are gzip's magic).
+    gzip: bool,
 }
 
 /// What a file holds, judged from its first bytes (decompressed first when they are gzip
@@ -244,6 +246,11 @@ impl WarcRecords {
             let file = std::io::BufReader::with_capacity(1 << 20, std::fs::File::open(path)?);
             ArchiveIterator::with_options(file, ArchiveIteratorOptions::default())
         };
+        let mut magic = [0u8; 2];
+        let gzip = std::fs::File::open(path)
+            .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut magic))
+            .is_ok()
+            && magic == [0x1f, 0x8b];
         Ok(WarcRecords {
             iter: Some(configure(iter)),
             options,
@@ -252,6 +259,7 @@ impl WarcRecords {
             errors: 0,
             done: false,
             path: path.to_path_buf(),
+            gzip,
         })
     }
 
@@ -275,9 +283,19 @@ impl Iterator for WarcRecords {
         if self.done {
             return None;
         }
-        let item = match self.iter.as_mut()?.next() {
-            None => return self.finish(),
-            Some(item) => item,
+        let item = loop {
+            match self.iter.as_mut()?.next() {
+                Some(item) => break item,
+                // fastwarc's gzip reader takes an empty gzip member (valid, if rare) for the
+                // end of the file: go on at the next member that starts a record, if any.
+                None => match self.resume_after_empty_member() {
+                    Some((iter, start)) => {
+                        self.iter = Some(iter);
+                        self.last_offset = start;
+                    }
+                    None => return self.finish(),
+                },
+            }
         };
         match item {
             Ok(rec) => {
@@ -334,6 +352,16 @@ impl Iterator for WarcRecords {
 }
 
 impl WarcRecords {
+    /// Where a gzip file goes on when its iterator ended: the first member after the last
+    /// record read that starts a record (`None` at the true end, or for other files). Offsets
+    /// only grow, so this ends.
+    fn resume_after_empty_member(&self) -> Option<(ArchiveIterator, u64)> {
+        if !self.gzip {
+            return None;
+        }
+        self.resync_after(self.last_offset)
+    }
+
     /// Opens a fresh iterator on the first gzip member after `damaged` whose content starts with
     /// `WARC/`. Offsets stay absolute (fastwarc takes the member position from the file).
     fn resync_after(&self, damaged: u64) -> Option<(ArchiveIterator, u64)> {
@@ -759,6 +787,43 @@ mod tests {
             http.len()
         )
         .into_bytes()
+    }
+
+    /// Found by `make stress`: fastwarc's gzip reader took an empty gzip member for the end of
+    /// the file, so a leading one lost the whole file ("no WARC record found") and one between
+    /// records silently lost every record after it.
+    #[test]
+    fn empty_gzip_members_lose_no_record() {
+        use std::io::Write;
+        let dir = tempfile::tempdir().unwrap();
+        let member = |bytes: &[u8]| {
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            e.write_all(bytes).unwrap();
+            e.finish().unwrap()
+        };
+        let rec = |n| member(&response(n, "200 OK", "text/html", "<p>a page</p>"));
+        let empty = member(b"");
+        let layouts: [(&str, Vec<Vec<u8>>); 3] = [
+            ("leading", vec![empty.clone(), rec(1), rec(2)]),
+            (
+                "between",
+                vec![rec(1), empty.clone(), empty.clone(), rec(2)],
+            ),
+            ("trailing", vec![rec(1), rec(2), empty.clone()]),
+        ];
+        for (name, members) in layouts {
+            let p = write_tmp(dir.path(), &format!("{name}.warc.gz"), &members.concat());
+            let mut r = WarcReader::open(&p, ReaderOptions::default()).unwrap();
+            let ids: Vec<String> = r
+                .by_ref()
+                .map(|i| match i {
+                    ReadItem::Page(p) => p.record_id,
+                    ReadItem::Skipped(s) => format!("skipped {}", s.reason.as_str()),
+                })
+                .collect();
+            assert_eq!(ids, ["<urn:x:1>", "<urn:x:2>"], "{name}");
+            assert_eq!(r.status(), FileStatus::Complete, "{name}");
+        }
     }
 
     /// Found by the `warc_gzip` fuzz target: a Content-Length two bytes short (and no trailer)
