@@ -309,6 +309,17 @@ impl Iterator for WarcRecords {
                 self.last_offset = offset;
                 if let Some(error) = truncated {
                     self.mark_partial(offset, error);
+                    // A plain file whose record claims more bytes than are left (a lying
+                    // Content-Length, not only a cut file) has read the records after it as its
+                    // block: go on at the next `WARC/` line after its start, if there is one.
+                    if !self.gzip
+                        && self.errors < MAX_ERRORS
+                        && let Some((iter, start)) = self.resync_plain_after(offset)
+                    {
+                        self.errors += 1;
+                        self.iter = Some(iter);
+                        self.last_offset = start;
+                    }
                 }
                 Some(item)
             }
@@ -322,10 +333,13 @@ impl Iterator for WarcRecords {
                 self.mark_partial(offset, error.clone());
                 // Resync on the next intact gzip member after the damaged one, so one bad
                 // member does not cost the rest of the file.
-                let resync = if self.errors < MAX_ERRORS {
+                let resync = if self.errors >= MAX_ERRORS {
+                    None
+                } else if self.gzip {
                     damage.and_then(|d| self.resync_after(d))
                 } else {
-                    None
+                    // A plain file (a header over the limit, say): the next `WARC/` line.
+                    self.resync_plain_after(self.last_offset)
                 };
                 match resync {
                     Some((iter, start)) => {
@@ -362,6 +376,24 @@ impl WarcRecords {
         self.resync_after(self.last_offset)
     }
 
+    /// Opens a fresh iterator on a plain file at the first line after `damaged` that starts
+    /// `WARC/1.` (a record's first line). Offsets stay absolute (the file is seeked).
+    fn resync_plain_after(&self, damaged: u64) -> Option<(ArchiveIterator, u64)> {
+        use std::io::{Seek, SeekFrom};
+        let start = find_next_warc_line(&self.path, damaged + 1)?;
+        let mut file =
+            std::io::BufReader::with_capacity(1 << 20, std::fs::File::open(&self.path).ok()?);
+        file.seek(SeekFrom::Start(start)).ok()?;
+        let options = ArchiveIteratorOptions {
+            stream_detect: false,
+            ..ArchiveIteratorOptions::default()
+        };
+        Some((
+            configure(ArchiveIterator::with_options(file, options)),
+            start,
+        ))
+    }
+
     /// Opens a fresh iterator on the first gzip member after `damaged` whose content starts with
     /// `WARC/`. Offsets stay absolute (fastwarc takes the member position from the file).
     fn resync_after(&self, damaged: u64) -> Option<(ArchiveIterator, u64)> {
@@ -387,6 +419,33 @@ fn configure(iter: ArchiveIterator) -> ArchiveIterator {
         .with_parse_http(false)
         .with_decode_http_payload(AutoDecode::None)
         .with_max_header_len(MAX_HEADER_LEN)
+}
+
+/// Offset of the first line at or after `from` (a line: after a `\n`) that starts `WARC/1.`, in
+/// a plain file; read in 1 MiB windows that overlap by the pattern's length.
+fn find_next_warc_line(path: &Path, from: u64) -> Option<u64> {
+    use std::io::{Seek, SeekFrom};
+    const LINE: &[u8] = b"\nWARC/1.";
+    let mut file = std::fs::File::open(path).ok()?;
+    let len = file.metadata().ok()?.len();
+    // Start one byte early so that a line starting exactly at `from` has its `\n`.
+    let mut pos = from.saturating_sub(1);
+    let mut buf = vec![0u8; 1 << 20];
+    while pos < len {
+        file.seek(SeekFrom::Start(pos)).ok()?;
+        let n = read_full(&mut file, &mut buf)?;
+        if n == 0 {
+            return None;
+        }
+        if let Some(i) = memchr::memmem::find(&buf[..n], LINE) {
+            return Some(pos + i as u64 + 1);
+        }
+        if n < LINE.len() {
+            return None;
+        }
+        pos += (n - LINE.len() + 1) as u64;
+    }
+    None
 }
 
 /// Offset of the first gzip member at or after `from` whose first `head_len` decoded bytes (fewer
@@ -787,6 +846,43 @@ mod tests {
             http.len()
         )
         .into_bytes()
+    }
+
+    /// Found by `make stress`: in a plain file, a record whose Content-Length runs past the end
+    /// of the file (2^63) swallowed the records after it, and a header line over the reader's
+    /// limit ended the file; both now resync on the next `WARC/1.` line (the file stays
+    /// partial: it is damaged), with the records' true offsets.
+    #[test]
+    fn plain_files_resync_after_a_lying_length_or_a_huge_header() {
+        let dir = tempfile::tempdir().unwrap();
+        let good = response(2, "200 OK", "text/html", "<p>after</p>");
+        let lying = String::from_utf8(response(1, "200 OK", "text/html", "<p>x</p>"))
+            .unwrap()
+            .replace("Content-Length: 52", "Content-Length: 9223372036854775808");
+        assert!(lying.contains("9223372036854775808"), "{lying}");
+        let long_header = format!(
+            "WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:x:1>\r\nX-Long: {}\r\n\
+             Content-Length: 8\r\n\r\n<p>x</p>\r\n\r\n",
+            "a".repeat(MAX_HEADER_LEN + 10)
+        );
+        for (name, first) in [("lying", lying), ("long", long_header)] {
+            let bytes = [first.as_bytes(), &good].concat();
+            let p = write_tmp(dir.path(), &format!("{name}.warc"), &bytes);
+            let mut r = WarcReader::open(&p, ReaderOptions::default()).unwrap();
+            let pages: Vec<(String, u64)> = r
+                .by_ref()
+                .filter_map(|i| match i {
+                    ReadItem::Page(p) => Some((p.record_id, p.offset)),
+                    ReadItem::Skipped(_) => None,
+                })
+                .collect();
+            assert_eq!(
+                pages,
+                [("<urn:x:2>".to_string(), first.len() as u64)],
+                "{name}"
+            );
+            assert!(matches!(r.status(), FileStatus::Partial { .. }), "{name}");
+        }
     }
 
     /// Found by `make stress`: fastwarc's gzip reader took an empty gzip member for the end of
