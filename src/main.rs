@@ -240,7 +240,8 @@ struct MethodArgs {
     /// hold it (and a host needs this many pages).
     #[arg(long, default_value_t = outward_core::site::DEFAULT_MIN_PAGES, value_parser = clap::value_parser!(u32).range(2..))]
     site_min_pages: u32,
-    /// A model written by `outward train` for the method (svm) instead of its shipped one.
+    /// A model written by `outward train` for the method (svm, template, linenet) instead of
+    /// its shipped one.
     #[arg(long, value_name = "PATH")]
     model: Option<PathBuf>,
 }
@@ -267,17 +268,19 @@ impl MethodArgs {
 
     /// The method's options, with the `--model` file read (its errors reported: exit 2).
     fn options(&self) -> Result<ExtractOptions, ExitCode> {
-        let svm_model = match &self.model {
-            None => None,
-            Some(path) => Some(read_svm_model(path, &self.method).map_err(|e| {
-                eprintln!("error: {e}");
-                ExitCode::from(2)
-            })?),
-        };
-        Ok(ExtractOptions {
+        let mut options = ExtractOptions {
             similarity_threshold: self.similarity,
-            svm_model,
-        })
+            ..ExtractOptions::default()
+        };
+        if let Some(path) = &self.model {
+            read_model(path, &self.method)
+                .map_err(|e| {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                })?
+                .apply(&mut options);
+        }
+        Ok(options)
     }
 }
 
@@ -1149,19 +1152,16 @@ struct TrainArgs {
     threads: Option<usize>,
 }
 
-/// Reads and checks a `--model` file for `method`.
-fn read_svm_model(
-    path: &std::path::Path,
-    method: &str,
-) -> Result<std::sync::Arc<methods::svm::SvmModel>, String> {
-    if outward_learn::model_of(method) != Some("svm") {
+/// Reads and checks a `--model` file for `method` (an svm model for svm and template, a
+/// linenet model for linenet).
+fn read_model(path: &std::path::Path, method: &str) -> Result<outward_learn::model::Model, String> {
+    let Some(kind) = outward_learn::model_of(method) else {
         return Err(format!(
-            "--model is read by --method svm and template only, not by {method}"
+            "--model is read by --method svm and template only (svm models) or linenet, not by {method}"
         ));
-    }
+    };
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    methods::svm::SvmModel::from_bytes(&bytes)
-        .map(std::sync::Arc::new)
+    outward_learn::model::Model::from_bytes(kind, &bytes)
         .map_err(|e| format!("{}: {e}", path.display()))
 }
 
@@ -1177,13 +1177,15 @@ fn learn_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, ExitCode> {
     })
 }
 
-/// The labelled blocks of the pages of `input` that `truth` scores by bag of tokens, joined
-/// on WARC-Record-ID, in file order; and how many pages gave them.
+/// The labelled samples (blocks or lines, as `empty`'s kind) of the pages of `input` that
+/// `truth` scores by bag of tokens, joined on WARC-Record-ID, in file order; and how many
+/// pages gave them.
 fn load_samples(
     input: &std::path::Path,
     truth: &eval::TruthSet,
     pool: &rayon::ThreadPool,
-) -> Result<(Vec<outward_learn::Sample>, usize), String> {
+    empty: &outward_learn::model::Samples,
+) -> Result<(outward_learn::model::Samples, usize), String> {
     use outward_warc::reader::{ReadItem, ReaderOptions, WarcReader};
     use rayon::prelude::*;
     let by_id: HashMap<&str, &str> = truth
@@ -1205,19 +1207,16 @@ fn load_samples(
         )
         .ok()?;
         let analysed = Page::new(&decoded.html, page.target_uri.as_deref());
-        Some(outward_learn::page_samples(
-            &analysed,
-            &outward_learn::TruthBag::new(truth),
-        ))
+        Some(empty.of_page(&analysed, &outward_learn::TruthBag::new(truth)))
     };
-    let (mut samples, mut pages) = (Vec::new(), 0usize);
+    let (mut samples, mut pages) = (empty.clone(), 0usize);
     let mut batch = Vec::new();
     let mut flush = |batch: &mut Vec<outward_warc::reader::RawPage>| {
-        let done: Vec<Option<Vec<outward_learn::Sample>>> =
+        let done: Vec<Option<outward_learn::model::Samples>> =
             pool.install(|| batch.par_iter().map(label).collect());
         for page in done.into_iter().flatten() {
             pages += 1;
-            samples.extend(page);
+            samples.extend(&page);
         }
         batch.clear();
     };
@@ -1235,44 +1234,6 @@ fn load_samples(
     Ok((samples, pages))
 }
 
-/// Trains `method` on `samples`: the model and a line saying how.
-fn train_model(
-    method: &str,
-    samples: &[outward_learn::Sample],
-) -> Result<(methods::svm::SvmModel, String), String> {
-    if method != "svm" {
-        return Err(format!("{method} is not trainable"));
-    }
-    let (model, r) = outward_learn::svm::train(samples, &outward_learn::svm::SvmParams::default())
-        .map_err(|e| e.to_string())?;
-    let grid: Vec<String> = r
-        .grid
-        .iter()
-        .map(|g| format!("C {} gamma {}: {:.4}", g.c, g.gamma, g.score))
-        .collect();
-    let line = format!(
-        "{} blocks ({} content); CV grid (balanced accuracy) {}; CV on {}: C {} gamma {} balanced accuracy {:.4}; trained on {}: {} support vectors{}",
-        r.samples,
-        r.content,
-        grid.join(", "),
-        r.cv_samples,
-        r.best.c,
-        r.best.gamma,
-        r.best.score,
-        r.train_samples,
-        r.support_vectors,
-        if r.fits_at_max_iter > 0 {
-            format!(
-                " ({} fits stopped at the iteration bound)",
-                r.fits_at_max_iter
-            )
-        } else {
-            String::new()
-        }
-    );
-    Ok((model, line))
-}
-
 fn train(args: TrainArgs) -> ExitCode {
     let start = Instant::now();
     let truths = match truth_for(&args.inputs, &args.truth) {
@@ -1286,7 +1247,11 @@ fn train(args: TrainArgs) -> ExitCode {
         Ok(p) => p,
         Err(code) => return code,
     };
-    let mut samples = Vec::new();
+    let Some(empty) = outward_learn::model::Samples::empty(&args.method) else {
+        eprintln!("error: {} is not trainable", args.method);
+        return ExitCode::from(2);
+    };
+    let mut samples = empty.clone();
     for (input, truth_path) in args.inputs.iter().zip(&truths) {
         let truth = match eval::TruthSet::load(truth_path) {
             Ok(t) => t,
@@ -1295,10 +1260,15 @@ fn train(args: TrainArgs) -> ExitCode {
                 return ExitCode::from(2);
             }
         };
-        match load_samples(input, &truth, &pool) {
+        match load_samples(input, &truth, &pool, &empty) {
             Ok((s, pages)) => {
-                eprintln!("{}: {pages} pages, {} labelled blocks", truth.name, s.len());
-                samples.extend(s);
+                eprintln!(
+                    "{}: {pages} pages, {} labelled {}",
+                    truth.name,
+                    s.len(),
+                    s.unit()
+                );
+                samples.extend(&s);
             }
             Err(e) => {
                 eprintln!("error: {e}");
@@ -1307,7 +1277,7 @@ fn train(args: TrainArgs) -> ExitCode {
         }
     }
     let read = start.elapsed().as_secs_f64();
-    let (model, line) = match train_model(&args.method, &samples) {
+    let (model, line) = match outward_learn::model::train(&samples) {
         Ok(m) => m,
         Err(e) => {
             eprintln!("error: training {}: {e}", args.method);
@@ -1337,13 +1307,17 @@ fn eval_lodo(args: &EvalArgs, truths: &[PathBuf]) -> ExitCode {
     let method = args.method.method.as_str();
     let Some(trained) = outward_learn::model_of(method) else {
         eprintln!(
-            "error: --lodo needs a method with a trained model (svm, template), not {method}"
+            "error: --lodo needs a method with a trained model (svm, template, linenet), not {method}"
         );
         return ExitCode::from(2);
     };
     let pool = match learn_pool(args.threads) {
         Ok(p) => p,
         Err(code) => return code,
+    };
+    let Some(empty) = outward_learn::model::Samples::empty(trained) else {
+        eprintln!("error: {trained} is not trainable");
+        return ExitCode::from(2);
     };
     // Every bag-scored set's samples, read once.
     let mut sets = Vec::new();
@@ -1359,7 +1333,7 @@ fn eval_lodo(args: &EvalArgs, truths: &[PathBuf]) -> ExitCode {
             eprintln!("lodo: {} is snippet-scored: left out", truth.name);
             continue;
         }
-        match load_samples(input, &truth, &pool) {
+        match load_samples(input, &truth, &pool, &empty) {
             Ok((samples, _)) => sets.push((input.clone(), truth, samples)),
             Err(e) => {
                 eprintln!("error: {e}");
@@ -1376,13 +1350,11 @@ fn eval_lodo(args: &EvalArgs, truths: &[PathBuf]) -> ExitCode {
     let mut complete = true;
     for (held, (input, truth, _)) in sets.iter().enumerate() {
         let start = Instant::now();
-        let others: Vec<outward_learn::Sample> = sets
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| *i != held)
-            .flat_map(|(_, (_, _, s))| s.iter().copied())
-            .collect();
-        let (model, line) = match train_model(trained, &others) {
+        let mut others = empty.clone();
+        for (_, (_, _, s)) in sets.iter().enumerate().filter(|(i, _)| *i != held) {
+            others.extend(s);
+        }
+        let (model, line) = match outward_learn::model::train(&others) {
             Ok(m) => m,
             Err(e) => {
                 eprintln!("error: training without {}: {e}", truth.name);
@@ -1393,7 +1365,7 @@ fn eval_lodo(args: &EvalArgs, truths: &[PathBuf]) -> ExitCode {
             Ok(c) => c,
             Err(code) => return code,
         };
-        config.extract.svm_model = Some(std::sync::Arc::new(model));
+        model.apply(&mut config.extract);
         let texts = match pipeline::extract_texts(input, &config, &pool, &progress, &StderrReporter)
         {
             Ok((texts, result)) => {

@@ -33,6 +33,9 @@ pub struct ExtractOptions {
     /// The model `svm` applies instead of its shipped one (`--model PATH`: read and parsed
     /// by the caller, so the core does no I/O). Only `svm` reads it.
     pub svm_model: Option<std::sync::Arc<methods::svm::SvmModel>>,
+    /// The model `linenet` applies instead of its shipped one (`--model PATH`, read by the
+    /// caller). Only `linenet` reads it.
+    pub linenet_model: Option<std::sync::Arc<methods::linenet::LineNetModel>>,
 }
 
 impl Default for ExtractOptions {
@@ -40,6 +43,7 @@ impl Default for ExtractOptions {
         ExtractOptions {
             similarity_threshold: 0.8,
             svm_model: None,
+            linenet_model: None,
         }
     }
 }

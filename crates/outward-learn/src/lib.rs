@@ -12,6 +12,8 @@
 //! Invariants: deterministic (a fixed seed for every sample drawn, no hash-order
 //! dependence: the same samples in the same order give the same model bytes).
 
+pub mod model;
+pub mod net;
 pub mod smo;
 pub mod svm;
 
@@ -22,13 +24,14 @@ use outward_core::methods::svm::{FEATURES, page_blocks};
 use outward_eval::{for_each_token, normalize};
 
 /// Methods `outward train` and `outward eval --lodo` can train.
-pub const TRAINABLE: &[&str] = &["svm"];
+pub const TRAINABLE: &[&str] = &["svm", "linenet"];
 
 /// The trainable model a method applies: `svm`'s own, and `template`'s (seed 001 whole: its
-/// template library, then `svm`'s classifier); `None` for methods without a model.
+/// template library, then `svm`'s classifier), `linenet`'s; `None` for methods without a model.
 pub fn model_of(method: &str) -> Option<&'static str> {
     match method {
         "svm" | "template" => Some("svm"),
+        "linenet" => Some("linenet"),
         _ => None,
     }
 }

@@ -10,6 +10,7 @@
 pub mod cluster;
 pub mod fulltext;
 pub mod layout;
+pub mod linenet;
 pub mod paper;
 pub mod reverse;
 pub mod svm;
@@ -18,6 +19,7 @@ pub mod template;
 pub use cluster::Cluster;
 pub use fulltext::Fulltext;
 pub use layout::Layout;
+pub use linenet::LineNet;
 pub use paper::Paper;
 pub use reverse::Reverse;
 pub use svm::Svm;
@@ -78,6 +80,11 @@ pub static REGISTRY: &[MethodInfo] = &[
         summary: "seed 001's block SVM (R1..R5 link and text shares of body/section/div blocks; --model PATH or the shipped model)",
         build: |options| Box::new(Svm::new(options)),
     },
+    MethodInfo {
+        name: "linenet",
+        summary: "seed 004's line network (length, markup, density and title relevance of each line and its neighbours, jieba for Chinese; --model PATH or the shipped model)",
+        build: |options| Box::new(LineNet::new(options)),
+    },
 ];
 
 /// The default method's name.
@@ -128,7 +135,7 @@ mod tests {
         let err = build("magic", &ExtractOptions::default()).err().unwrap();
         assert_eq!(
             err.to_string(),
-            "unknown method \"magic\" (methods: reverse, paper, layout, template, cluster, fulltext, svm)"
+            "unknown method \"magic\" (methods: reverse, paper, layout, template, cluster, fulltext, svm, linenet)"
         );
     }
 
@@ -140,7 +147,7 @@ mod tests {
             ..ExtractOptions::default()
         };
         for name in [
-            "reverse", "layout", "template", "cluster", "fulltext", "svm",
+            "reverse", "layout", "template", "cluster", "fulltext", "svm", "linenet",
         ] {
             let key = |o| build(name, o).unwrap().options_key();
             assert_eq!(key(&a), key(&b), "{name} does not read the similarity");

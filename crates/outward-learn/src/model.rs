@@ -1,0 +1,170 @@
+//! The trainable models by kind ([`model_of`](crate::model_of) names them): their samples
+//! ([`Samples`]), training ([`train`]) and files ([`Model`]), so that `outward train`,
+//! `--model` and `eval --lodo` handle every kind the same way.
+
+use std::sync::Arc;
+
+use outward_core::methods::linenet::LineNetModel;
+use outward_core::methods::svm::SvmModel;
+use outward_core::{ExtractOptions, Page};
+
+use crate::net::{LineSample, NetParams, page_line_samples};
+use crate::svm::SvmParams;
+use crate::{Sample, TruthBag, page_samples};
+
+/// Labelled samples of one kind of model.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Samples {
+    /// `svm`'s blocks.
+    Svm(Vec<Sample>),
+    /// `linenet`'s lines.
+    Linenet(Vec<LineSample>),
+}
+
+impl Samples {
+    /// No samples of `kind` (`svm` or `linenet`); `None` for another kind.
+    pub fn empty(kind: &str) -> Option<Samples> {
+        match kind {
+            "svm" => Some(Samples::Svm(Vec::new())),
+            "linenet" => Some(Samples::Linenet(Vec::new())),
+            _ => None,
+        }
+    }
+
+    /// The samples of `page` for the same kind as `self` (empty).
+    pub fn of_page(&self, page: &Page, truth: &TruthBag) -> Samples {
+        match self {
+            Samples::Svm(_) => Samples::Svm(page_samples(page, truth)),
+            Samples::Linenet(_) => Samples::Linenet(page_line_samples(page, truth)),
+        }
+    }
+
+    /// Appends `other` (of the same kind; another kind adds nothing).
+    pub fn extend(&mut self, other: &Samples) {
+        match (self, other) {
+            (Samples::Svm(a), Samples::Svm(b)) => a.extend_from_slice(b),
+            (Samples::Linenet(a), Samples::Linenet(b)) => a.extend_from_slice(b),
+            _ => {}
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        match self {
+            Samples::Svm(s) => s.len(),
+            Samples::Linenet(s) => s.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// What a sample is, for messages: "blocks" or "lines".
+    pub fn unit(&self) -> &'static str {
+        match self {
+            Samples::Svm(_) => "blocks",
+            Samples::Linenet(_) => "lines",
+        }
+    }
+}
+
+/// A trained model of any kind.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Model {
+    Svm(Arc<SvmModel>),
+    Linenet(Arc<LineNetModel>),
+}
+
+impl Model {
+    /// Reads a model file of `kind` (`svm` or `linenet`).
+    pub fn from_bytes(kind: &str, bytes: &[u8]) -> Result<Model, String> {
+        match kind {
+            "svm" => SvmModel::from_bytes(bytes)
+                .map(|m| Model::Svm(Arc::new(m)))
+                .map_err(|e| e.to_string()),
+            "linenet" => LineNetModel::from_bytes(bytes)
+                .map(|m| Model::Linenet(Arc::new(m)))
+                .map_err(|e| e.to_string()),
+            _ => Err(format!("{kind} has no model")),
+        }
+    }
+
+    pub fn to_bytes(&self) -> Vec<u8> {
+        match self {
+            Model::Svm(m) => m.to_bytes(),
+            Model::Linenet(m) => m.to_bytes(),
+        }
+    }
+
+    pub fn digest(&self) -> u64 {
+        match self {
+            Model::Svm(m) => m.digest(),
+            Model::Linenet(m) => m.digest(),
+        }
+    }
+
+    /// Puts the model where its methods read it in `options`.
+    pub fn apply(self, options: &mut ExtractOptions) {
+        match self {
+            Model::Svm(m) => options.svm_model = Some(m),
+            Model::Linenet(m) => options.linenet_model = Some(m),
+        }
+    }
+}
+
+/// Trains the model of `samples`' kind with its default parameters: the model and a line
+/// saying how.
+pub fn train(samples: &Samples) -> Result<(Model, String), String> {
+    match samples {
+        Samples::Svm(s) => {
+            let (model, r) =
+                crate::svm::train(s, &SvmParams::default()).map_err(|e| e.to_string())?;
+            let grid: Vec<String> = r
+                .grid
+                .iter()
+                .map(|g| format!("C {} gamma {}: {:.4}", g.c, g.gamma, g.score))
+                .collect();
+            let line = format!(
+                "{} blocks ({} content); CV grid (balanced accuracy) {}; CV on {}: C {} gamma {} balanced accuracy {:.4}; trained on {}: {} support vectors{}",
+                r.samples,
+                r.content,
+                grid.join(", "),
+                r.cv_samples,
+                r.best.c,
+                r.best.gamma,
+                r.best.score,
+                r.train_samples,
+                r.support_vectors,
+                if r.fits_at_max_iter > 0 {
+                    format!(
+                        " ({} fits stopped at the iteration bound)",
+                        r.fits_at_max_iter
+                    )
+                } else {
+                    String::new()
+                }
+            );
+            Ok((Model::Svm(Arc::new(model)), line))
+        }
+        Samples::Linenet(s) => {
+            let params = NetParams::default();
+            let (model, r) = crate::net::train(s, &params).map_err(|e| e.to_string())?;
+            let line = format!(
+                "{} lines ({} content); {} epochs (learning rate {}), mean squared error {:.4} ({} the target {}); training accuracy {:.4}",
+                r.samples,
+                r.content,
+                r.epochs,
+                params.learning_rate,
+                r.mse,
+                if r.reached_target {
+                    "reached"
+                } else {
+                    "epoch cap before"
+                },
+                params.target_mse,
+                r.accuracy
+            );
+            Ok((Model::Linenet(Arc::new(model)), line))
+        }
+    }
+}
