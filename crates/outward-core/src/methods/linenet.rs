@@ -59,6 +59,7 @@ use crate::html::clean::Cleaned;
 use crate::html::entities::append_decoded;
 use crate::html::tokenize::forward::ForwardTokenizer;
 use crate::html::tokenize::{TokenKind, parse_tag};
+use crate::methods::svm::fnv1a;
 use crate::text::emit::TextSink;
 use crate::text::page_title::page_title;
 use crate::{ExtractOptions, ExtractStats, Extraction, Extractor, Page, SiteContext};
@@ -137,16 +138,6 @@ impl std::fmt::Display for ModelError {
 }
 
 impl std::error::Error for ModelError {}
-
-/// FNV-1a, 64 bits: the model checksum and digest.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
 
 /// The logistic function.
 pub fn logsig(x: f64) -> f64 {

@@ -121,8 +121,9 @@ impl std::fmt::Display for ModelError {
 
 impl std::error::Error for ModelError {}
 
-/// FNV-1a, 64 bits: the model checksum and digest (fixed, the same on every platform).
-fn fnv1a(bytes: &[u8]) -> u64 {
+/// FNV-1a, 64 bits: the checksum and digest of the learned methods' models (`svm`,
+/// `linenet`; fixed, the same on every platform).
+pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in bytes {
         h ^= u64::from(b);
