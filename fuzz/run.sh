@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs fuzz targets one at a time for SECONDS each: `fuzz/run.sh SECONDS [TARGET...]` (all
 # targets when none is named). Corpora grow in fuzz/corpus/<target> (git-ignored), seeded from
-# fuzz/gen-seeds/<target> (make_seeds.py); a crash or failed property is saved under
+# fuzz/gen-seeds/<target> (make_seeds.py, which adds fuzz/seeds/<target>: past findings kept as
+# regression inputs); a crash or failed property is saved under
 # fuzz/artifacts/<target>/ and makes this script fail. Needs cargo-fuzz on PATH and the
 # nightly toolchain (the Makefile's `fuzz` target sees to both).
 set -euo pipefail
@@ -27,6 +28,9 @@ for t in "${targets[@]}"; do
   args=(-max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 -max_len="$max_len"
         -print_final_stats=1)
   [ -n "$dict" ] && args+=(-dict="$dict")
+  # A fixed seed (FUZZ_SEED; `make fuzz-smoke` sets one) makes a short run repeat the same
+  # mutations, so a finding in CI can be replayed; long runs leave it unset to explore.
+  [ -n "${FUZZ_SEED:-}" ] && args+=(-seed="$FUZZ_SEED")
   echo "== $t: ${seconds}s" >&2
   if ! cargo +"$toolchain" fuzz run -a "$t" "corpus/$t" "gen-seeds/$t" -- "${args[@]}"; then
     failed+=("$t")

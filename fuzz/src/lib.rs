@@ -68,11 +68,13 @@ fn read_once(path: &std::path::Path) -> String {
     out
 }
 
-/// Gzip `data` as one member per WARC record (split before each `WARC/` that starts a line),
-/// the way `.warc.gz` files are written.
+/// Gzip `data` as one member per WARC record, the way `.warc.gz` files are written: split
+/// before each `WARC/` line that can start a record, i.e. one after an empty line. A `WARC/`
+/// line inside a header block is a header line in the plain file; a member boundary there
+/// would make a different archive, not the same one compressed.
 pub fn gzip_members(data: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
-    for part in split_records(data, b"WARC/") {
+    for part in split_records_after_blank_line(data, b"WARC/") {
         out.extend_from_slice(&gzip(part));
     }
     out
@@ -89,6 +91,22 @@ pub fn split_records<'a>(data: &'a [u8], marker: &[u8]) -> Vec<&'a [u8]> {
             start = i;
         }
         i += 1;
+    }
+    parts.push(&data[start..]);
+    parts
+}
+
+/// `data` split before every occurrence of `marker` that starts a line following an empty
+/// line (`\n\n` or `\n\r\n`).
+pub fn split_records_after_blank_line<'a>(data: &'a [u8], marker: &[u8]) -> Vec<&'a [u8]> {
+    let mut parts = Vec::new();
+    let mut start = 0;
+    for i in 2..data.len() {
+        let after_blank = data[..i].ends_with(b"\n\n") || data[..i].ends_with(b"\n\r\n");
+        if after_blank && data[i..].starts_with(marker) {
+            parts.push(&data[start..i]);
+            start = i;
+        }
     }
     parts.push(&data[start..]);
     parts
