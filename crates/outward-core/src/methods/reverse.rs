@@ -18,11 +18,21 @@
 //!    climbed the same way; one wins only with a clearly better score (×1.2).
 //!    Boilerplate hints: strong ones (comment sections, nav/aside/footer) always count; a
 //!    weak one (share, menu, banner, …) on an element holding > 60 % of the page's good text
-//!    is false; any hint on the seed's own ancestors is false.
+//!    is false; any hint on the seed's own ancestors is false, except a privacy or cookie
+//!    dialog's (never main text: no seed is taken in one).
+//!    Recall guards (issue #8, misses), from the same prefix sums:
+//!    - listing: when R holds under 200 of good text the page has no article (a shop
+//!      category, a front page, a forum index): the densest list — listed text (content
+//!      outside hard boilerplate, menu items left out) summed over ±16 blocks — seeds a
+//!      second climb; its region wins when it holds 1.5× R's listed text, and inside it only
+//!      menus are pruned (its items are links);
+//!    - join: when R holds under half of the page's good text and another seed's region
+//!      scores ≥ 0.3 of R's (a question and its answers), R becomes their smallest common
+//!      ancestor unless that holds more bad than good text.
 //! 4. Build the tree with the reverse-order partial parser only for R (and the spine up to
 //!    it); emit R with the page's `<h1>` first when it sits above R, pruning block elements
-//!    inside R that are boilerplate-hinted or link lists (seed 000 rules 1-2), never an
-//!    ancestor of the seed.
+//!    inside R that are boilerplate-hinted or link lists (seed 000 rules 1-2; menus only, in
+//!    a listing), never an ancestor of the seed.
 //!
 //! Invariants: only R's subtree (plus the spine) is ever built;
 //! nodes_parsed ≤ nodes_total; never panics.
@@ -128,6 +138,12 @@ struct BlockScores {
     bad: Vec<f64>,
     weight: Vec<f64>,
     link: Vec<f64>,
+    /// Text of blocks outside hard boilerplate and the template, link lists included.
+    content: Vec<f64>,
+    /// Text of hard boilerplate blocks.
+    hard: Vec<f64>,
+    /// Text of menu items: short link lists outside hard boilerplate and the template.
+    menu: Vec<f64>,
 }
 
 struct Totals {
@@ -135,6 +151,9 @@ struct Totals {
     bad: f64,
     weight: f64,
     link: f64,
+    content: f64,
+    hard: f64,
+    menu: f64,
 }
 
 impl BlockScores {
@@ -154,9 +173,16 @@ impl BlockScores {
             bad: Vec::with_capacity(n + 1),
             weight: Vec::with_capacity(n + 1),
             link: Vec::with_capacity(n + 1),
+            content: Vec::with_capacity(n + 1),
+            hard: Vec::with_capacity(n + 1),
+            menu: Vec::with_capacity(n + 1),
         };
         let mut goods = Vec::with_capacity(n);
-        let (mut g, mut b, mut w, mut l) = (0.0, 0.0, 0.0, 0.0);
+        let (mut g, mut b, mut w, mut l, mut c, mut h) = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
+        let mut m = 0.0;
+        s.menu.push(0.0);
+        s.content.push(0.0);
+        s.hard.push(0.0);
         s.good.push(0.0);
         s.bad.push(0.0);
         s.weight.push(0.0);
@@ -195,6 +221,17 @@ impl BlockScores {
             if link_list {
                 l += link;
             }
+            if hard_boiler {
+                h += weight;
+            } else if !in_template {
+                c += weight;
+                if link_list && weight < MENU_ITEM_WEIGHT {
+                    m += weight;
+                }
+            }
+            s.menu.push(m);
+            s.content.push(c);
+            s.hard.push(h);
             s.good.push(g);
             s.bad.push(b);
             s.weight.push(w);
@@ -213,6 +250,9 @@ impl BlockScores {
             bad: self.bad[hi] - self.bad[lo],
             weight: self.weight[hi] - self.weight[lo],
             link: self.link[hi] - self.link[lo],
+            content: self.content[hi] - self.content[lo],
+            hard: self.hard[hi] - self.hard[lo],
+            menu: self.menu[hi] - self.menu[lo],
         }
     }
 }
@@ -270,6 +310,7 @@ const MAX_SEEDS: usize = 3;
 const ALT_SEED_MARGIN: f64 = 1.2;
 
 /// Result of climbing from one seed.
+#[derive(Debug, Clone, Copy)]
 struct Climb {
     /// Chosen ancestor level (0 = the seed text's parent).
     level: usize,
@@ -285,6 +326,16 @@ impl Reverse {
     /// scored from byte ranges found by depth counting (no tree); look a few text-adding
     /// levels past the best before stopping.
     fn climb(&self, buf: &[u8], scores: &BlockScores, seed_at: usize) -> Climb {
+        self.climb_by(buf, scores, seed_at, |t| t.good - self.bad_weight * t.bad)
+    }
+
+    fn climb_by(
+        &self,
+        buf: &[u8],
+        scores: &BlockScores,
+        seed_at: usize,
+        score_of: impl Fn(&Totals) -> f64,
+    ) -> Climb {
         let text_end =
             memchr::memchr(b'<', &buf[seed_at.min(buf.len())..]).map_or(buf.len(), |k| seed_at + k);
         let mut climber = RangeClimber::new(buf, seed_at, text_end);
@@ -308,7 +359,7 @@ impl Reverse {
         let mut last_weight = -1.0;
         loop {
             let t = scores.range(range.0 as u32, range.1 as u32);
-            let score = t.good - self.bad_weight * t.bad;
+            let score = score_of(&t);
             let added_text = t.weight != last_weight;
             last_weight = t.weight;
             if score >= best.score {
@@ -340,6 +391,135 @@ impl Reverse {
         }
         best.bytes = climber.bytes_touched();
         best
+    }
+}
+
+/// A region whose good text is below this is not an article: the page may be a listing
+/// (a shop category, a front page, a forum index) whose main text is its list of items.
+const LISTING_MAX_PROSE: f64 = 200.0;
+/// Blocks on each side of a block that count towards its list mass (a list is long).
+const LISTING_WINDOW: usize = 16;
+/// The list region replaces R when it holds this many times R's listed text.
+const LISTING_GAIN: f64 = 1.5;
+/// A link-list block with less text than this is a menu item, not a list item (a product
+/// name, a headline).
+const MENU_ITEM_WEIGHT: f64 = 15.0;
+
+/// R is joined with another seed's region when it holds less than this share of the page's
+/// good text...
+const JOIN_MAX_SHARE: f64 = 0.5;
+/// ...that region scores at least this share of R's score...
+const JOIN_MIN_SCORE: f64 = 0.3;
+/// ...and their smallest common ancestor holds no more bad text than good text.
+const JOIN_MAX_BAD: f64 = 1.0;
+
+impl Reverse {
+    /// Recall guard for pages without an article. When R holds almost no prose, the page's
+    /// main text is its densest list: the block with the most listed text (content outside
+    /// hard boilerplate and the template, menu items left out) within ±`LISTING_WINDOW`
+    /// blocks seeds a second climb that scores listed text − hard boilerplate − menu items.
+    /// Its region wins when it holds `LISTING_GAIN` times R's listed text. Returns the list
+    /// seed's block, its climb and its scores.
+    fn listing_guard(
+        &self,
+        buf: &[u8],
+        blocks: &[BlockStats],
+        scores: &BlockScores,
+        chosen: &Climb,
+        scores_for: impl Fn(u32) -> BlockScores,
+    ) -> Option<(usize, Climb, BlockScores)> {
+        let r = scores.range(chosen.range.0 as u32, chosen.range.1 as u32);
+        if r.good >= LISTING_MAX_PROSE {
+            return None;
+        }
+        let listed = |i: usize| {
+            (scores.content[i + 1] - scores.content[i]) - (scores.menu[i + 1] - scores.menu[i])
+        };
+        // Sliding sum of listed text over [i - w, i + w]; the first maximum wins.
+        let n = blocks.len();
+        let w = LISTING_WINDOW;
+        let mut window: f64 = (0..n.min(w)).map(listed).sum();
+        let mut best: Option<(f64, usize)> = None;
+        for i in 0..n {
+            if i + w < n {
+                window += listed(i + w);
+            }
+            if i > w {
+                window -= listed(i - w - 1);
+            }
+            if listed(i) > 0.0 && best.is_none_or(|(b, _)| window > b) {
+                best = Some((window, i));
+            }
+        }
+        let (_, seed) = best?;
+        let seed_at = blocks[seed].seed;
+        let list_scores = scores_for(seed_at);
+        let list = self.climb_by(buf, &list_scores, seed_at as usize, |t| {
+            t.content - 2.0 * t.menu - t.hard
+        });
+        let l = list_scores.range(list.range.0 as u32, list.range.1 as u32);
+        let gain = (l.content - l.menu) >= LISTING_GAIN * (r.content - r.menu).max(1.0);
+        gain.then_some((seed, list, list_scores))
+    }
+
+    /// Recall guard for articles in several regions (a question and its answers, a post
+    /// split around a box): when R holds less than `JOIN_MAX_SHARE` of the page's good text
+    /// and another seed's region scores at least `JOIN_MIN_SCORE` of R's, R grows to the
+    /// smallest ancestor holding both, unless that ancestor holds more bad than good text.
+    fn join_guard(
+        &self,
+        buf: &[u8],
+        scores: &BlockScores,
+        seed_at: usize,
+        chosen: Climb,
+        others: &[Climb],
+    ) -> Climb {
+        if chosen.score <= 0.0 {
+            return chosen;
+        }
+        let r = scores.range(chosen.range.0 as u32, chosen.range.1 as u32);
+        let all = scores.range(0, u32::MAX);
+        if r.good >= JOIN_MAX_SHARE * all.good {
+            return chosen;
+        }
+        let (mut lo, mut hi) = chosen.range;
+        for other in others {
+            let (s, e) = other.range;
+            let inside = chosen.range.0 <= s && e <= chosen.range.1;
+            if !inside && other.score >= JOIN_MIN_SCORE * chosen.score {
+                lo = lo.min(s);
+                hi = hi.max(e);
+            }
+        }
+        if (lo, hi) == chosen.range {
+            return chosen;
+        }
+        // The smallest ancestor of the seed's text covering [lo, hi), by ranges.
+        let text_end =
+            memchr::memchr(b'<', &buf[seed_at.min(buf.len())..]).map_or(buf.len(), |k| seed_at + k);
+        let mut climber = RangeClimber::new(buf, seed_at, text_end);
+        let mut level = 0;
+        let mut range = climber.parent().unwrap_or((0, buf.len()));
+        while !(range.0 <= lo && hi <= range.1) {
+            level += 1;
+            match climber.parent() {
+                Some(r) => range = r,
+                None => {
+                    range = (0, buf.len());
+                    break;
+                }
+            }
+        }
+        let j = scores.range(range.0 as u32, range.1 as u32);
+        if j.bad > JOIN_MAX_BAD * j.good {
+            return chosen;
+        }
+        Climb {
+            level,
+            score: j.good - self.bad_weight * j.bad,
+            range,
+            bytes: chosen.bytes.max(climber.bytes_touched()),
+        }
     }
 }
 
@@ -381,6 +561,9 @@ impl Extractor for Reverse {
             })
             .collect();
         let hinted = |b: &BlockStats| b.boiler_id != NO_BOILER && hint_holds[b.boiler_id as usize];
+        // In a privacy or cookie dialog: never a seed, never excused.
+        let never_content =
+            |b: &BlockStats| b.boiler_id != NO_BOILER && ranges[b.boiler_id as usize].never_content;
         // Seed choice: boilerplate hints are soft (a false hint on a page-wide wrapper must
         // not hide the article).
         let (seed_scores, goods) = BlockScores::new(
@@ -388,7 +571,13 @@ impl Extractor for Reverse {
             self.link_list_ratio,
             self.link_list_bad,
             &template,
-            |b| hinted(b).then_some(SOFT_BOILER),
+            |b| {
+                if never_content(b) {
+                    Some(0.0)
+                } else {
+                    hinted(b).then_some(SOFT_BOILER)
+                }
+            },
         );
         let bads: Vec<f64> = seed_scores.bad.windows(2).map(|w| w[1] - w[0]).collect();
         let ranked = rank_seeds(&goods, &bads, &cleaned.blocks);
@@ -412,7 +601,7 @@ impl Extractor for Reverse {
                         return None;
                     }
                     let r = ranges[b.boiler_id as usize];
-                    (!(r.start <= seed_at && seed_at < r.end)).then_some(0.0)
+                    (r.never_content || !(r.start <= seed_at && seed_at < r.end)).then_some(0.0)
                 },
             )
             .0
@@ -420,7 +609,7 @@ impl Extractor for Reverse {
         // The best seed, and up to MAX_SEEDS - 1 alternatives outside its R and outside
         // boilerplate: each is climbed by ranges only; the best R wins and only it is built.
         let mut best: Option<(usize, Climb, BlockScores)> = None;
-        let mut tried: Vec<(usize, usize)> = Vec::new();
+        let mut tried: Vec<Climb> = Vec::new();
         let mut bytes_scanned = 0u64;
         for (rank, &(block, _)) in ranked.iter().enumerate() {
             if tried.len() >= MAX_SEEDS {
@@ -428,13 +617,13 @@ impl Extractor for Reverse {
             }
             let b = &cleaned.blocks[block];
             let at = b.seed as usize;
-            if rank > 0 && (hinted(b) || tried.iter().any(|&(s, e)| s <= at && at < e)) {
+            if rank > 0 && (hinted(b) || tried.iter().any(|c| c.range.0 <= at && at < c.range.1)) {
                 continue;
             }
             let scores = scores_for(b.seed);
             let climb = self.climb(buf, &scores, at);
             bytes_scanned = bytes_scanned.max(climb.bytes);
-            tried.push(climb.range);
+            tried.push(climb);
             let better = match &best {
                 None => true,
                 Some((_, c, _)) => climb.score > ALT_SEED_MARGIN * c.score,
@@ -450,7 +639,17 @@ impl Extractor for Reverse {
                 stats,
             };
         };
+        // Recall guards: a page without an article gives its densest list; an article in
+        // several regions gives their common ancestor.
+        let list = self.listing_guard(buf, &cleaned.blocks, &scores, &climb, scores_for);
+        let listing = list.is_some();
+        let (seed, climb, scores) = list.unwrap_or((seed, climb, scores));
         let seed_at = cleaned.blocks[seed].seed;
+        let climb = if listing {
+            climb
+        } else {
+            self.join_guard(buf, &scores, seed_at as usize, climb, &tried)
+        };
         let best_level = climb.level;
         let mut pp = PartialParse::new(buf, seed_at as usize);
         pp.read_start_node();
@@ -487,6 +686,9 @@ impl Extractor for Reverse {
                 }
             }
             let t = scores.range(n.start, n.end);
+            if listing {
+                return t.weight > 0.0 && t.menu > ratio * t.weight;
+            }
             t.weight > 0.0 && t.link > ratio * t.weight
         };
         let mut sink = TextSink::default();
@@ -570,6 +772,94 @@ mod tests {
         let other = Page::new(&html, Some("https://elsewhere.example/7"));
         let other_text = Reverse::default().extract(&other, &memory.context(other.host()));
         assert_eq!(other_text.text(), alone.text());
+    }
+
+    /// A shop category page (wcxb's upliftdesk.com/standing-desks, jococups.com/shop): a
+    /// menu, a cookie dialog whose text is the page's only prose, a one-line intro, then the
+    /// products, each a link with a price. The main text is the product list; it used to be
+    /// the cookie notice, then (dialogs excluded) the intro alone.
+    fn shop_page() -> String {
+        let menu: String = ["Desks", "Chairs", "Accessories", "Sale", "Support", "Blog"]
+            .iter()
+            .map(|m| format!("<li><a href=\"/{m}\">{m}</a></li>"))
+            .collect();
+        let products: String = (1..=12)
+            .map(|k| {
+                format!(
+                    "<li class=\"product\"><a href=\"/p/{k}\">Standing desk model {k} in solid oak</a>\
+                     <span class=\"price\">${k}99.00</span></li>"
+                )
+            })
+            .collect();
+        format!(
+            "<html><head><title>Standing desks | Uplift</title></head><body>\
+             <div class=\"top\"><ul>{menu}</ul></div>\
+             <div id=\"onetrust-consent-sdk\" role=\"dialog\"><p>We and our partners use cookies and \
+             similar technologies to recognise visitors, remember their preferences and measure \
+             how our website is used. Some are essential, others help us improve the site and \
+             show you relevant offers. You can accept all of them or choose which ones to allow \
+             in the settings.</p></div>\
+             <h1>Standing desks</h1><p>Improve your health, comfort and productivity.</p>\
+             <ul class=\"grid\">{products}</ul>\
+             <div class=\"bottom\"><p>Uplift Desk, Austin, Texas.</p></div></body></html>"
+        )
+    }
+
+    #[test]
+    fn a_page_without_an_article_gives_its_list_of_items() {
+        let text = Reverse::default()
+            .extract_html(&shop_page())
+            .text()
+            .to_string();
+        for k in 1..=12 {
+            assert!(
+                text.contains(&format!("Standing desk model {k} in solid oak")),
+                "{text}"
+            );
+        }
+        assert!(text.contains("$599.00"), "{text}");
+        assert!(!text.contains("partners use cookies"), "{text}");
+        assert!(!text.contains("Accessories"), "{text}");
+    }
+
+    /// A question page (stackexchange, discourse): the question and each answer sit in
+    /// their own region, with lists of links (votes, tags, related questions) between them as
+    /// bad text: enough that R alone is one of the three, not so much that the three together
+    /// hold more bad text than good.
+    #[test]
+    fn an_article_in_several_regions_is_joined() {
+        let para = |who: &str, k: usize| {
+            format!(
+                "<p>{who} paragraph {k}: the residential supply is split into two phases, and \
+                 each circuit in the house takes one of them, which is why the voltage differs.</p>"
+            )
+        };
+        let region = |who: &str| -> String { (0..2).map(|k| para(who, k)).collect() };
+        let links = |n: usize| -> String {
+            (0..26)
+                .map(|k| {
+                    format!("<li><a href=\"/q/{n}{k}\">Related question number {n}{k}</a></li>")
+                })
+                .collect()
+        };
+        let html = format!(
+            "<html><body><div class=\"page\"><div class=\"q\">{}</div>\
+             <div class=\"meta\"><ul>{}</ul></div><div class=\"a\">{}</div>\
+             <div class=\"meta\"><ul>{}</ul></div><div class=\"a\">{}</div></div>\
+             <div class=\"foot\"><p>Site design by the network.</p></div></body></html>",
+            region("Question"),
+            links(1),
+            region("First answer"),
+            links(2),
+            region("Second answer"),
+        );
+        let text = Reverse::default().extract_html(&html).text().to_string();
+        for who in ["Question", "First answer", "Second answer"] {
+            for k in 0..2 {
+                assert!(text.contains(&format!("{who} paragraph {k}")), "{text}");
+            }
+        }
+        assert!(!text.contains("Related question number"), "{text}");
     }
 
     /// A Wikipedia article in the shape of an.wikipedia.org/wiki/Escopete (CC-MAIN-2024-22):

@@ -17,6 +17,10 @@ pub(super) const GOOD: u8 = 4;
 /// A boilerplate word that is trusted even on big elements (comment sections).
 pub(super) const STRONG: u8 = 8;
 
+/// A boilerplate word that a "maybe" word beside it does not excuse: privacy and cookie
+/// dialogs (`fides-consent-content`, `cookie-banner-content`) are never the article.
+pub(super) const PRIVACY: u8 = 16;
+
 /// Class/id substrings (lowercase) and their hints, bucketed by first byte so a scan tries
 /// only a few words per position. Boilerplate words follow Readability's "unlikely" list.
 #[inline]
@@ -30,8 +34,8 @@ pub(super) fn hint_words(first: u8) -> &'static [(&'static [u8], u8)] {
         ],
         b'c' => &[
             (b"comment", BOILER | STRONG),
-            (b"cookie", BOILER | STRONG),
-            (b"consent", BOILER | STRONG),
+            (b"cookie", BOILER | STRONG | PRIVACY),
+            (b"consent", BOILER | STRONG | PRIVACY),
             (b"combx", BOILER),
             (b"community", BOILER),
             (b"copyright", BOILER),
@@ -52,7 +56,10 @@ pub(super) fn hint_words(first: u8) -> &'static [(&'static [u8], u8)] {
             (b"navbar", BOILER),
             (b"navigation", BOILER),
         ],
-        b'o' => &[(b"outbrain", BOILER), (b"onetrust", BOILER | STRONG)],
+        b'o' => &[
+            (b"outbrain", BOILER),
+            (b"onetrust", BOILER | STRONG | PRIVACY),
+        ],
         b'p' => &[
             (b"popup", BOILER),
             (b"pagination", BOILER),
@@ -117,11 +124,23 @@ pub(super) fn is_slug(id: &[u8]) -> bool {
         >= 4
 }
 
-/// (boilerplate, strong boilerplate, content) hints of an element's attributes.
+/// An element's hints from its attributes.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(super) struct Hints {
+    pub boiler: bool,
+    /// Trusted even on big elements (comment sections, dialogs).
+    pub strong: bool,
+    /// Never main text, whatever it holds: privacy and cookie dialogs, `role=dialog`.
+    pub never_content: bool,
+    pub good: bool,
+}
+
+/// The boilerplate and content hints of an element's attributes.
 #[inline]
-pub(super) fn class_hints(attrs: &Attrs) -> (bool, bool, bool) {
+pub(super) fn class_hints(attrs: &Attrs) -> Hints {
     let mut boiler = false;
     let mut strong = false;
+    let mut never_content = false;
     let mut good = false;
     for value in [attrs.id, attrs.class] {
         if value.is_empty() || value.len() > 300 {
@@ -132,9 +151,10 @@ pub(super) fn class_hints(attrs: &Attrs) -> (bool, bool, bool) {
             continue;
         }
         let bits = value_hints(value);
-        if bits & BOILER != 0 && bits & MAYBE == 0 {
+        if bits & BOILER != 0 && (bits & MAYBE == 0 || bits & PRIVACY != 0) {
             boiler = true;
             strong |= bits & STRONG != 0;
+            never_content |= bits & PRIVACY != 0;
         }
         if bits & GOOD != 0 {
             good = true;
@@ -151,13 +171,20 @@ pub(super) fn class_hints(attrs: &Attrs) -> (bool, bool, bool) {
     if role.eq_ignore_ascii_case(b"dialog") || role.eq_ignore_ascii_case(b"alertdialog") {
         boiler = true;
         strong = true;
+        never_content = true;
     }
     if role.eq_ignore_ascii_case(b"main") || value_hints_articlebody(attrs.itemprop) {
         good = true;
         boiler = false;
         strong = false;
+        never_content = false;
     }
-    (boiler, strong, good)
+    Hints {
+        boiler,
+        strong,
+        never_content,
+        good,
+    }
 }
 
 pub(super) fn value_hints_articlebody(itemprop: &[u8]) -> bool {

@@ -88,6 +88,9 @@ pub struct BoilerRange {
     pub start: u32,
     pub end: u32,
     pub strong: bool,
+    /// Never main text (a privacy or cookie dialog, `role=dialog`, or a hinted element
+    /// inside one): no seed is taken in it and its hint is never excused.
+    pub never_content: bool,
 }
 
 /// `BlockStats::boiler_id` of blocks outside boilerplate-hinted elements.
@@ -329,6 +332,30 @@ mod tests {
             CleanOptions::default(),
         );
         assert!(c.boiler_ranges[0].strong);
+    }
+
+    /// A privacy dialog is never main text, even when a "maybe" word (`content`) sits in its
+    /// class, and every hinted element inside it is part of it (wired.com, 2026: the consent
+    /// text was the longest prose of a category page and became its main text).
+    #[test]
+    fn privacy_dialogs_are_never_content() {
+        let c = clean(
+            b"<div id=\"fides-consent-content\"><p>We use cookies.</p></div>\
+              <div class=\"main-content\"><p>Article.</p></div>\
+              <div role=\"alertdialog\"><div class=\"fides-banner\"><p>Partners.</p></div></div>\
+              <div class=\"share\"><p>Share this.</p></div>",
+            CleanOptions::default(),
+        );
+        let flags: Vec<(bool, bool)> = c
+            .boiler_ranges
+            .iter()
+            .map(|r| (r.strong, r.never_content))
+            .collect();
+        // consent (strong, never content); the dialog; the banner inside it; share (weak).
+        assert_eq!(
+            flags,
+            [(true, true), (true, true), (false, true), (false, false)]
+        );
     }
 
     #[test]

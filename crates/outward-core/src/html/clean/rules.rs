@@ -179,11 +179,12 @@ impl Cleaner<'_> {
         }
         let key = count_key(tag, &self.names[name_off as usize..]);
         let emitted = self.suppress == 0 && !removed;
-        let (mut boiler, mut strong, good) = if emitted && !matches!(tag, Tag::Html | Tag::Body) {
+        let hints = if emitted && !matches!(tag, Tag::Html | Tag::Body) {
             class_hints(attrs)
         } else {
-            (false, false, false)
+            Hints::default()
         };
+        let (mut boiler, mut strong, good) = (hints.boiler, hints.strong, hints.good);
         if emitted && tag.is_boilerplate() {
             boiler = true;
             strong = true;
@@ -204,10 +205,16 @@ impl Cleaner<'_> {
         }
         if boiler {
             let start = self.out.len() - self.last_tag_len;
+            // Inside a dialog, every hinted element is part of the dialog.
+            let in_dialog = self
+                .boiler_stack
+                .last()
+                .is_some_and(|&k| self.res.boiler_ranges[k as usize].never_content);
             self.res.boiler_ranges.push(BoilerRange {
                 start: start as u32,
                 end: u32::MAX,
                 strong,
+                never_content: hints.never_content || in_dialog,
             });
             self.boiler_stack
                 .push((self.res.boiler_ranges.len() - 1) as u32);
