@@ -582,7 +582,7 @@ pub fn process_page(
 /// `--sites-update`; `None` for a page without a host or one that does not decode).
 #[allow(clippy::too_many_arguments)]
 pub fn process_page_learning(
-    page: RawPage,
+    mut page: RawPage,
     warc_file: &str,
     extractor: &dyn Extractor,
     site: Option<&SiteMemory>,
@@ -606,6 +606,9 @@ pub fn process_page_learning(
         Ok(d) => d,
         Err(e) => return (PageOutcome::Skip(skip(&page, e.reason, e.detail)), 0, None),
     };
+    // Memory: the stored body is not needed once decoded, nor the HTML once extracted (a
+    // big page is held about three times at once — HTML, cleaned page, text — not five).
+    drop(std::mem::take(&mut page.body));
     let html_bytes = decoded.html.len() as u64;
     let extracted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let analysed = Page::new(&decoded.html, page.target_uri.as_deref());
@@ -627,6 +630,9 @@ pub fn process_page_learning(
         });
         (extraction, site_pages, meta, prints)
     }));
+    let charset = decoded.charset;
+    let charset_source = decoded.charset_source;
+    drop(decoded.html);
     let (extraction, site_pages, meta, prints) = match extracted {
         Ok(x) => x,
         Err(_) => {
@@ -673,8 +679,8 @@ pub fn process_page_learning(
         last_modified,
         content_type,
         payload_digest,
-        charset: decoded.charset,
-        charset_source: decoded.charset_source.as_str(),
+        charset,
+        charset_source: charset_source.as_str(),
         site_pages,
     };
     let doc = Document::build(

@@ -98,6 +98,15 @@ fn zeros_zstd(bytes: usize) -> Vec<u8> {
     enc.finish().unwrap()
 }
 
+fn zeros_brotli(bytes: usize) -> Vec<u8> {
+    let mut enc = brotli::CompressorWriter::new(Vec::new(), 1 << 16, 1, 22);
+    let block = vec![0u8; 1 << 20];
+    for _ in 0..bytes / block.len() {
+        enc.write_all(&block).unwrap();
+    }
+    enc.into_inner()
+}
+
 /// A plain WARC whose first record's head is `head` (raw bytes up to the blank line) with
 /// `block` after it, then the good page.
 fn raw_record_then_good(head: &[u8], block: &[u8]) -> Vec<u8> {
@@ -180,11 +189,12 @@ fn cases() -> Vec<Case> {
             size: 200 << 20,
             ext: "warc.gz",
             make: |n| html_case(&repeat("word ", n / 5)),
+            // With --max-record-bytes 512 MiB (the default 16 MiB cap skips such a page).
+            // Peak RSS was 6x the page (1.2 GiB): the stored body, the decoded HTML, an
+            // entity-decoded copy, the line and the text were all alive at once. It is now
+            // about 3x (HTML, cleaned page, text).
             hostile_written: Some(true),
-            open: Some(
-                "peak RSS about 6x the page (1.2 GiB for 200 MB with --max-record-bytes 512 MiB; \
-                 the default 16 MiB cap skips such a page)",
-            ),
+            open: None,
         },
         Case {
             name: "1M attributes on one tag",
@@ -301,6 +311,14 @@ fn cases() -> Vec<Case> {
             size: 1 << 30,
             ext: "warc.gz",
             make: |n| coded(zeros_zstd(n), "zstd"),
+            hostile_written: Some(false),
+            open: None,
+        },
+        Case {
+            name: "brotli bomb, 1 GB of zeros",
+            size: 1 << 30,
+            ext: "warc.gz",
+            make: |n| coded(zeros_brotli(n), "br"),
             hostile_written: Some(false),
             open: None,
         },

@@ -157,6 +157,12 @@ impl Document {
         }
     }
 
+    /// Writes the document as one JSON line (with `\n`) to `out`, streaming.
+    pub fn write_json_to(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
+        serde_json::to_writer(&mut *out, self)?;
+        out.write_all(b"\n")
+    }
+
     /// Appends the document as one JSON line (with `\n`) to `out`.
     pub fn write_json_line(&self, out: &mut Vec<u8>) {
         // Serialising plain strings and integers into a Vec cannot fail.

@@ -60,6 +60,14 @@ impl Blocks {
         self.spans.push((kind, self.text.len()));
     }
 
+    /// [`Blocks::push_line`] for the first line, taking its string instead of copying it.
+    pub(crate) fn push_first_line(&mut self, kind: BlockKind, line: String) {
+        debug_assert!(self.is_empty() && self.text.is_empty());
+        debug_assert!(!line.is_empty() && !line.contains('\n') && line.trim() == line);
+        self.text = line;
+        self.spans.push((kind, self.text.len()));
+    }
+
     pub fn len(&self) -> usize {
         self.spans.len()
     }

@@ -23,10 +23,18 @@ pub struct TextSink {
 impl TextSink {
     /// Ends the current line (a `br`, or text around a block element).
     pub fn end_line(&mut self) {
-        let trimmed = self.line.trim_end();
-        if !trimmed.is_empty() {
+        let trimmed = self.line.trim_end().len();
+        self.line.truncate(trimmed);
+        if !self.line.is_empty() {
             let kind = self.context.line_kind();
-            self.blocks.push_line(kind, trimmed);
+            if self.blocks.is_empty() {
+                // The first line becomes the text as is: a page of one huge text node is
+                // not held twice.
+                self.blocks
+                    .push_first_line(kind, std::mem::take(&mut self.line));
+            } else {
+                self.blocks.push_line(kind, &self.line);
+            }
         }
         self.line.clear();
     }
@@ -46,6 +54,11 @@ impl TextSink {
     /// Append raw (entity-encoded) text.
     pub fn push_raw(&mut self, raw: &[u8]) {
         let s = String::from_utf8_lossy(raw);
+        if memchr::memchr(b'&', raw).is_none() {
+            // No entity: no decoded copy.
+            self.push_decoded(&s);
+            return;
+        }
         let mut scratch = std::mem::take(&mut self.scratch);
         scratch.clear();
         append_decoded(&mut scratch, &s);

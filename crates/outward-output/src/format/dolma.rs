@@ -86,14 +86,25 @@ impl DolmaShard {
     }
 }
 
+/// Documents whose text is longer than this are serialised straight into the compressor.
+const STREAM_ABOVE: usize = 1 << 20;
+
 impl ShardWrite for DolmaShard {
     fn write(&mut self, doc: &Document) -> io::Result<()> {
-        let mut line = std::mem::take(&mut self.line);
-        line.clear();
-        doc.write_json_line(&mut line);
-        let written = self.open_frame()?.write_all(&line);
-        self.line = line;
-        written?;
+        if doc.text.len() > STREAM_ABOVE {
+            // A big document goes straight into the compressor: no second copy of it in a
+            // line buffer (and none kept for the rest of the shard).
+            let mut out = io::BufWriter::with_capacity(1 << 16, self.open_frame()?);
+            doc.write_json_to(&mut out)?;
+            out.flush()?;
+        } else {
+            let mut line = std::mem::take(&mut self.line);
+            line.clear();
+            doc.write_json_line(&mut line);
+            let written = self.open_frame()?.write_all(&line);
+            self.line = line;
+            written?;
+        }
         self.docs_in_frame += 1;
         self.documents += 1;
         if self.docs_in_frame >= self.frame_docs {
@@ -160,6 +171,28 @@ mod tests {
         assert_eq!(ids.len(), 5);
         assert!(ids[4].contains("doc-4"), "{ids:?}");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    /// A document over `STREAM_ABOVE` is streamed into the compressor: the same bytes as the
+    /// line path, between small documents.
+    #[test]
+    fn a_big_document_is_streamed_to_the_same_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut big = sample_document(1);
+        big.text = "a \"quoted\" line\n".repeat(STREAM_ABOVE / 8);
+        assert!(big.text.len() > STREAM_ABOVE);
+        let docs = [sample_document(0), big, sample_document(2)];
+        let mut w = Dolma::new(&OutputOptions::default())
+            .create(dir.path(), "s")
+            .unwrap();
+        let mut expected = Vec::new();
+        for d in &docs {
+            w.write(d).unwrap();
+            d.write_json_line(&mut expected);
+        }
+        let info = w.finish().unwrap();
+        let bytes = fs::read(&info.file.path).unwrap();
+        assert!(zstd::stream::decode_all(&bytes[..]).unwrap() == expected);
     }
 
     #[test]
