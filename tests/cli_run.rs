@@ -1639,3 +1639,90 @@ fn input_lists_plain_gzipped_and_remote() {
         describe(&r)
     );
 }
+
+/// A tmpfs mounted for one test, unmounted when dropped (also when the test panics).
+struct TinyDisk(PathBuf);
+
+impl TinyDisk {
+    /// Mounts a tmpfs of `size` at `dir`; `None` where this machine does not let the test
+    /// mount one (no privilege, no `mount`).
+    fn mount(dir: &Path, size: &str) -> Option<TinyDisk> {
+        std::fs::create_dir_all(dir).ok()?;
+        let ok = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(dir)
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        ok.then(|| TinyDisk(dir.to_path_buf()))
+    }
+}
+
+impl Drop for TinyDisk {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.0).status();
+    }
+}
+
+/// #10, faults around the output: a disk that fills up while an input's shard is written
+/// fails that input cleanly — no shard under its final name, no temporary file left behind
+/// (it used to stay, keeping the disk full: a failed final flush skipped its removal), no
+/// manifest line, the error named with the input — and the next input is still done.
+#[test]
+fn a_full_disk_fails_that_input_cleanly_and_the_others_are_done() {
+    let tmp = tempfile::tempdir().unwrap();
+    let Some(disk) = TinyDisk::mount(&tmp.path().join("disk"), "256k") else {
+        eprintln!("skipped: cannot mount a tmpfs here");
+        return;
+    };
+    // About 500 KB of compressed documents: more than the disk holds, less than the
+    // writer buffers (so the disk fills in the final flush).
+    let (big, _) = write_synth(
+        tmp.path(),
+        "big.warc.gz",
+        7,
+        &SynthOptions {
+            pages: 100,
+            ..SynthOptions::default()
+        },
+    );
+    let out_dir = disk.0.join("out");
+    let out = run_into(&out_dir, &["--threads", "1"], &[&big, &sample()], 1);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("big.warc.gz") && err.contains("No space left on device"),
+        "{}",
+        describe(&out)
+    );
+    let files = files_in(&out_dir);
+    assert!(!files.iter().any(|f| f.starts_with("big.")), "{files:?}");
+    assert!(!files.iter().any(|f| f.contains(".tmp-")), "{files:?}");
+    assert!(files.contains(&"sample.jsonl.zst".to_string()), "{files:?}");
+    assert!(!docs(&out_dir.join("sample.jsonl.zst")).is_empty());
+    let manifest = std::fs::read_to_string(out_dir.join("manifest.jsonl")).unwrap();
+    assert!(!manifest.contains("big.warc.gz"), "{manifest}");
+    assert!(manifest.contains("sample.warc.gz"), "{manifest}");
+}
+
+/// #10, faults around the output: an output directory on a read-only filesystem is refused
+/// at once with the reason (exit 2), before any input is read.
+#[test]
+fn a_read_only_output_dir_is_refused_with_its_reason() {
+    let tmp = tempfile::tempdir().unwrap();
+    let Some(disk) = TinyDisk::mount(&tmp.path().join("disk"), "64k") else {
+        eprintln!("skipped: cannot mount a tmpfs here");
+        return;
+    };
+    let out_dir = disk.0.join("out");
+    std::fs::create_dir(&out_dir).unwrap();
+    let remounted = Command::new("mount")
+        .args(["-o", "remount,ro"])
+        .arg(&disk.0)
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(remounted, "remounting the test's tmpfs read-only");
+    let out = run_into(&out_dir, &[], &[&sample()], 2);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("Read-only file system"), "{}", describe(&out));
+    assert!(files_in(&out_dir).is_empty());
+}

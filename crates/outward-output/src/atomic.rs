@@ -61,10 +61,14 @@ impl AtomicFile {
             .inner
             .take()
             .ok_or_else(|| io::Error::other("file already finished"))?;
-        let file = inner.into_inner().map_err(|e| e.into_error())?;
-        file.sync_all()?;
-        drop(file);
-        if let Err(e) = fs::rename(&self.tmp_path, &self.final_path) {
+        // Any failure here (a full disk shows first in the last flush) removes the temporary
+        // file: `inner` is already taken, so `Drop` would not.
+        let done = inner
+            .into_inner()
+            .map_err(|e| e.into_error())
+            .and_then(|file| file.sync_all())
+            .and_then(|()| fs::rename(&self.tmp_path, &self.final_path));
+        if let Err(e) = done {
             let _ = fs::remove_file(&self.tmp_path);
             return Err(e);
         }
