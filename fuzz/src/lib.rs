@@ -82,28 +82,28 @@ pub fn gzip_members(data: &[u8]) -> Vec<u8> {
 
 /// `data` split before every occurrence of `marker` at the start of a line.
 pub fn split_records<'a>(data: &'a [u8], marker: &[u8]) -> Vec<&'a [u8]> {
-    let mut parts = Vec::new();
-    let mut start = 0;
-    let mut i = 1;
-    while i + marker.len() <= data.len() {
-        if data[i - 1] == b'\n' && data[i..].starts_with(marker) {
-            parts.push(&data[start..i]);
-            start = i;
-        }
-        i += 1;
-    }
-    parts.push(&data[start..]);
-    parts
+    split_before(data, marker, |head| head.ends_with(b"\n"))
 }
 
 /// `data` split before every occurrence of `marker` that starts a line following an empty
 /// line (`\n\n` or `\n\r\n`).
 pub fn split_records_after_blank_line<'a>(data: &'a [u8], marker: &[u8]) -> Vec<&'a [u8]> {
+    split_before(data, marker, |head| {
+        head.ends_with(b"\n\n") || head.ends_with(b"\n\r\n")
+    })
+}
+
+/// `data` split before every occurrence of `marker` (not at offset 0) whose preceding bytes
+/// satisfy `boundary`.
+fn split_before<'a>(
+    data: &'a [u8],
+    marker: &[u8],
+    boundary: impl Fn(&[u8]) -> bool,
+) -> Vec<&'a [u8]> {
     let mut parts = Vec::new();
     let mut start = 0;
-    for i in 2..data.len() {
-        let after_blank = data[..i].ends_with(b"\n\n") || data[..i].ends_with(b"\n\r\n");
-        if after_blank && data[i..].starts_with(marker) {
+    for i in 1..data.len() {
+        if data[i..].starts_with(marker) && boundary(&data[..i]) {
             parts.push(&data[start..i]);
             start = i;
         }

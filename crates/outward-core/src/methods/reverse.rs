@@ -309,6 +309,13 @@ const MAX_SEEDS: usize = 3;
 /// An alternative seed's R must beat the best seed's by this factor to be kept.
 const ALT_SEED_MARGIN: f64 = 1.2;
 
+/// A range climber starting at the text token at `seed_at` (up to the next tag).
+fn climber_from_text(buf: &[u8], seed_at: usize) -> RangeClimber<'_> {
+    let text_end =
+        memchr::memchr(b'<', &buf[seed_at.min(buf.len())..]).map_or(buf.len(), |k| seed_at + k);
+    RangeClimber::new(buf, seed_at, text_end)
+}
+
 /// Result of climbing from one seed.
 #[derive(Debug, Clone, Copy)]
 struct Climb {
@@ -336,9 +343,7 @@ impl Reverse {
         seed_at: usize,
         score_of: impl Fn(&Totals) -> f64,
     ) -> Climb {
-        let text_end =
-            memchr::memchr(b'<', &buf[seed_at.min(buf.len())..]).map_or(buf.len(), |k| seed_at + k);
-        let mut climber = RangeClimber::new(buf, seed_at, text_end);
+        let mut climber = climber_from_text(buf, seed_at);
         let mut at_root = false;
         let mut range = match climber.parent() {
             Some(r) => r,
@@ -495,9 +500,7 @@ impl Reverse {
             return chosen;
         }
         // The smallest ancestor of the seed's text covering [lo, hi), by ranges.
-        let text_end =
-            memchr::memchr(b'<', &buf[seed_at.min(buf.len())..]).map_or(buf.len(), |k| seed_at + k);
-        let mut climber = RangeClimber::new(buf, seed_at, text_end);
+        let mut climber = climber_from_text(buf, seed_at);
         let mut level = 0;
         let mut range = climber.parent().unwrap_or((0, buf.len()));
         while !(range.0 <= lo && hi <= range.1) {
