@@ -240,7 +240,7 @@ struct MethodArgs {
     /// hold it (and a host needs this many pages).
     #[arg(long, default_value_t = outward_core::site::DEFAULT_MIN_PAGES, value_parser = clap::value_parser!(u32).range(2..))]
     site_min_pages: u32,
-    /// A model written by `outward train` for the method (svm, template, linenet) instead of
+    /// A model written by `outward train` for the method (svm, template, linenet, reverse-stage) instead of
     /// its shipped one.
     #[arg(long, value_name = "PATH")]
     model: Option<PathBuf>,
@@ -1157,7 +1157,7 @@ struct TrainArgs {
 fn read_model(path: &std::path::Path, method: &str) -> Result<outward_learn::model::Model, String> {
     let Some(kind) = outward_learn::model_of(method) else {
         return Err(format!(
-            "--model is read by --method svm and template only (svm models) or linenet, not by {method}"
+            "--model is read by --method svm and template (svm models), linenet and reverse-stage, not by {method}"
         ));
     };
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -1307,7 +1307,7 @@ fn eval_lodo(args: &EvalArgs, truths: &[PathBuf]) -> ExitCode {
     let method = args.method.method.as_str();
     let Some(trained) = outward_learn::model_of(method) else {
         eprintln!(
-            "error: --lodo needs a method with a trained model (svm, template, linenet), not {method}"
+            "error: --lodo needs a method with a trained model (svm, template, linenet, reverse-stage), not {method}"
         );
         return ExitCode::from(2);
     };

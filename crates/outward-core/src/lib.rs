@@ -36,6 +36,9 @@ pub struct ExtractOptions {
     /// The model `linenet` applies instead of its shipped one (`--model PATH`, read by the
     /// caller). Only `linenet` reads it.
     pub linenet_model: Option<std::sync::Arc<methods::linenet::LineNetModel>>,
+    /// The model `reverse-stage` applies instead of its shipped one (`--model PATH`, read by
+    /// the caller). Only `reverse-stage` reads it.
+    pub stage_model: Option<std::sync::Arc<methods::stage::StageModel>>,
 }
 
 impl Default for ExtractOptions {
@@ -44,6 +47,7 @@ impl Default for ExtractOptions {
             similarity_threshold: 0.8,
             svm_model: None,
             linenet_model: None,
+            stage_model: None,
         }
     }
 }
@@ -59,6 +63,8 @@ pub struct ExtractStats {
     pub bytes_touched: u64,
     /// Template blocks or texts (site memory) the method took out of the page's text.
     pub template_removed: u32,
+    /// Elements the learned stage (`reverse-stage`) took out of the content root.
+    pub stage_pruned: u32,
 }
 
 impl ExtractStats {
@@ -70,6 +76,7 @@ impl ExtractStats {
             nodes_total: nodes,
             bytes_touched: page.html().len() as u64,
             template_removed: 0,
+            stage_pruned: 0,
         }
     }
 }

@@ -12,6 +12,7 @@
 //! Invariants: deterministic (a fixed seed for every sample drawn, no hash-order
 //! dependence: the same samples in the same order give the same model bytes).
 
+pub mod gbdt;
 pub mod model;
 pub mod net;
 pub mod smo;
@@ -24,7 +25,7 @@ use outward_core::methods::svm::{FEATURES, page_blocks};
 use outward_eval::{for_each_token, normalize};
 
 /// Methods `outward train` and `outward eval --lodo` can train.
-pub const TRAINABLE: &[&str] = &["svm", "linenet"];
+pub const TRAINABLE: &[&str] = &["svm", "linenet", "reverse-stage"];
 
 /// The trainable model a method applies: `svm`'s own, and `template`'s (seed 001 whole: its
 /// template library, then `svm`'s classifier), `linenet`'s; `None` for methods without a model.
@@ -32,6 +33,7 @@ pub fn model_of(method: &str) -> Option<&'static str> {
     match method {
         "svm" | "template" => Some("svm"),
         "linenet" => Some("linenet"),
+        "reverse-stage" => Some("reverse-stage"),
         _ => None,
     }
 }
@@ -65,6 +67,15 @@ impl TruthBag {
             .map(|(t, &n)| n.min(self.counts.get(*t).copied().unwrap_or(0)) as usize)
             .sum();
         (inside, total)
+    }
+
+    /// Tokens of the truth.
+    pub fn len(&self) -> usize {
+        self.counts.values().map(|&n| n as usize).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.counts.is_empty()
     }
 
     /// Whether `text` is content (most of its tokens in the truth); `None` without tokens.

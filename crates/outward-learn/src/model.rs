@@ -5,9 +5,11 @@
 use std::sync::Arc;
 
 use outward_core::methods::linenet::LineNetModel;
+use outward_core::methods::stage::{FEATURE_NAMES, StageModel};
 use outward_core::methods::svm::SvmModel;
 use outward_core::{ExtractOptions, Page};
 
+use crate::gbdt::{GbdtParams, StageSample, page_stage_samples};
 use crate::net::{LineSample, NetParams, page_line_samples};
 use crate::svm::SvmParams;
 use crate::{Sample, TruthBag, page_samples};
@@ -19,6 +21,8 @@ pub enum Samples {
     Svm(Vec<Sample>),
     /// `linenet`'s lines.
     Linenet(Vec<LineSample>),
+    /// `reverse-stage`'s candidate elements.
+    Stage(Vec<StageSample>),
 }
 
 impl Samples {
@@ -27,6 +31,7 @@ impl Samples {
         match kind {
             "svm" => Some(Samples::Svm(Vec::new())),
             "linenet" => Some(Samples::Linenet(Vec::new())),
+            "reverse-stage" => Some(Samples::Stage(Vec::new())),
             _ => None,
         }
     }
@@ -36,6 +41,7 @@ impl Samples {
         match self {
             Samples::Svm(_) => Samples::Svm(page_samples(page, truth)),
             Samples::Linenet(_) => Samples::Linenet(page_line_samples(page, truth)),
+            Samples::Stage(_) => Samples::Stage(page_stage_samples(page, truth)),
         }
     }
 
@@ -44,6 +50,7 @@ impl Samples {
         match (self, other) {
             (Samples::Svm(a), Samples::Svm(b)) => a.extend_from_slice(b),
             (Samples::Linenet(a), Samples::Linenet(b)) => a.extend_from_slice(b),
+            (Samples::Stage(a), Samples::Stage(b)) => a.extend_from_slice(b),
             _ => {}
         }
     }
@@ -52,6 +59,7 @@ impl Samples {
         match self {
             Samples::Svm(s) => s.len(),
             Samples::Linenet(s) => s.len(),
+            Samples::Stage(s) => s.len(),
         }
     }
 
@@ -64,6 +72,7 @@ impl Samples {
         match self {
             Samples::Svm(_) => "blocks",
             Samples::Linenet(_) => "lines",
+            Samples::Stage(_) => "elements",
         }
     }
 }
@@ -73,6 +82,7 @@ impl Samples {
 pub enum Model {
     Svm(Arc<SvmModel>),
     Linenet(Arc<LineNetModel>),
+    Stage(Arc<StageModel>),
 }
 
 impl Model {
@@ -85,6 +95,9 @@ impl Model {
             "linenet" => LineNetModel::from_bytes(bytes)
                 .map(|m| Model::Linenet(Arc::new(m)))
                 .map_err(|e| e.to_string()),
+            "reverse-stage" => StageModel::from_bytes(bytes)
+                .map(|m| Model::Stage(Arc::new(m)))
+                .map_err(|e| e.to_string()),
             _ => Err(format!("{kind} has no model")),
         }
     }
@@ -93,6 +106,7 @@ impl Model {
         match self {
             Model::Svm(m) => m.to_bytes(),
             Model::Linenet(m) => m.to_bytes(),
+            Model::Stage(m) => m.to_bytes(),
         }
     }
 
@@ -100,6 +114,7 @@ impl Model {
         match self {
             Model::Svm(m) => m.digest(),
             Model::Linenet(m) => m.digest(),
+            Model::Stage(m) => m.digest(),
         }
     }
 
@@ -108,6 +123,7 @@ impl Model {
         match self {
             Model::Svm(m) => options.svm_model = Some(m),
             Model::Linenet(m) => options.linenet_model = Some(m),
+            Model::Stage(m) => options.stage_model = Some(m),
         }
     }
 }
@@ -165,6 +181,33 @@ pub fn train(samples: &Samples) -> Result<(Model, String), String> {
                 r.accuracy
             );
             Ok((Model::Linenet(Arc::new(model)), line))
+        }
+        Samples::Stage(s) => {
+            let params = GbdtParams::default();
+            let (model, r) = crate::gbdt::train(s, &params).map_err(|e| e.to_string())?;
+            let mut by_importance: Vec<(usize, f64)> =
+                r.importance.iter().copied().enumerate().collect();
+            by_importance.sort_by(|a, b| b.1.total_cmp(&a.1));
+            let top: Vec<String> = by_importance
+                .iter()
+                .take(8)
+                .map(|&(f, v)| format!("{} {:.3}", FEATURE_NAMES[f], v))
+                .collect();
+            let line = format!(
+                "{} elements ({} content) of {} pages; {} trees of depth {} (learning rate {}), log loss {:.4} -> {:.4}; cut {:.3} (half the mean page F1 {:.4}); importance: {}",
+                r.samples,
+                r.content,
+                r.pages,
+                params.trees,
+                params.depth,
+                params.learning_rate,
+                r.loss_before,
+                r.loss_after,
+                model.cut(),
+                r.mean_page_f1,
+                top.join(", ")
+            );
+            Ok((Model::Stage(Arc::new(model)), line))
         }
     }
 }

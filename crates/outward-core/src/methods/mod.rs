@@ -1,5 +1,6 @@
 //! The extraction methods, one file each, and the registry that finds them by name:
-//! `reverse` (the product method, the default), `paper` (seed paper 002 as published),
+//! `reverse` (the product method, the default), `reverse-stage` (`reverse` with its learned
+//! stage, [`stage`]), `paper` (seed paper 002 as published),
 //! `layout` (seed 000 as published: needs site memory), `template` (seed 001's template
 //! library, needs site memory), `cluster` (seed 003's cluster rules, better with site memory)
 //! and `fulltext` (all visible text, the baseline).
@@ -13,6 +14,7 @@ pub mod layout;
 pub mod linenet;
 pub mod paper;
 pub mod reverse;
+pub mod stage;
 pub mod svm;
 pub mod template;
 
@@ -49,6 +51,11 @@ pub static REGISTRY: &[MethodInfo] = &[
         name: "reverse",
         summary: "reverse-order partial parse around the main text (seed 002, made accurate)",
         build: |_| Box::new(Reverse::default()),
+    },
+    MethodInfo {
+        name: "reverse-stage",
+        summary: "reverse, then a learned stage (gradient-boosted trees) prunes the blocks of its content root it calls boilerplate (--model PATH or the shipped model)",
+        build: |options| Box::new(Reverse::with_stage(options)),
     },
     MethodInfo {
         name: "paper",
@@ -135,7 +142,7 @@ mod tests {
         let err = build("magic", &ExtractOptions::default()).err().unwrap();
         assert_eq!(
             err.to_string(),
-            "unknown method \"magic\" (methods: reverse, paper, layout, template, cluster, fulltext, svm, linenet)"
+            "unknown method \"magic\" (methods: reverse, reverse-stage, paper, layout, template, cluster, fulltext, svm, linenet)"
         );
     }
 
@@ -147,7 +154,14 @@ mod tests {
             ..ExtractOptions::default()
         };
         for name in [
-            "reverse", "layout", "template", "cluster", "fulltext", "svm", "linenet",
+            "reverse",
+            "reverse-stage",
+            "layout",
+            "template",
+            "cluster",
+            "fulltext",
+            "svm",
+            "linenet",
         ] {
             let key = |o| build(name, o).unwrap().options_key();
             assert_eq!(key(&a), key(&b), "{name} does not read the similarity");

@@ -1,0 +1,463 @@
+//! Training of `reverse`'s learned stage: its samples (the candidate elements `reverse`
+//! leaves in its content root, labelled from the truth, [`page_stage_samples`]) and a
+//! gradient-boosted tree learner ([`train`]) that writes a
+//! [`StageModel`](outward_core::methods::stage::StageModel).
+//!
+//! The learner: logistic loss, second-order leaf values `−G / (H + λ)` shrunk by the
+//! learning rate, trees grown level by level to a fixed depth over histograms of at most
+//! [`GbdtParams::bins`] bins per input (thresholds are values the inputs take, so a model
+//! applied to the same numbers splits them as in training), a split only where both sides
+//! hold [`GbdtParams::min_leaf`] of sample weight. A sample weighs its share of its page's
+//! output tokens, so every page counts as much as the per-page F1 the scorer averages and a
+//! long page's elements do not drown a short page's. The cut is half the mean per-page F1
+//! of `reverse` on the training pages (see `outward_core::methods::stage`).
+//!
+//! Invariants: deterministic (no randomness, no hash order: the same samples in the same
+//! order give the same model bytes); time O(trees × depth × samples × inputs).
+
+use outward_core::methods::reverse::Reverse;
+use outward_core::methods::stage::{FEATURES, LEAF, StageModel, TreeNode};
+use outward_core::{Page, SiteContext};
+
+use crate::{LearnError, TruthBag};
+
+/// One candidate element of a page, labelled.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StageSample {
+    pub x: [f32; FEATURES],
+    /// Most of its tokens are in the truth.
+    pub content: bool,
+    /// Its tokens over the tokens of its page's output.
+    pub weight: f32,
+    /// `reverse`'s F1 on its page; set on the first sample of each page, NaN on the others.
+    pub page_f1: f32,
+}
+
+/// The labelled candidates of `page` (those with tokens), in the order `reverse` meets them.
+pub fn page_stage_samples(page: &Page, truth: &TruthBag) -> Vec<StageSample> {
+    let (extraction, candidates) =
+        Reverse::default().stage_candidates(page, &SiteContext::default());
+    let (inside, total) = truth.overlap(extraction.blocks.text());
+    if total == 0 {
+        return Vec::new();
+    }
+    let f1 = if inside == 0 {
+        0.0
+    } else {
+        let p = inside as f64 / total as f64;
+        let r = inside as f64 / truth.len().max(1) as f64;
+        2.0 * p * r / (p + r)
+    };
+    let mut out: Vec<StageSample> = candidates
+        .iter()
+        .filter_map(|c| {
+            let (inside, tokens) = truth.overlap(&c.text);
+            (tokens > 0).then(|| StageSample {
+                x: c.x,
+                content: 2 * inside > tokens,
+                weight: (tokens as f64 / total as f64) as f32,
+                page_f1: f32::NAN,
+            })
+        })
+        .collect();
+    if let Some(first) = out.first_mut() {
+        first.page_f1 = f1 as f32;
+    }
+    out
+}
+
+/// The learner's parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GbdtParams {
+    pub trees: usize,
+    pub depth: usize,
+    pub learning_rate: f64,
+    /// L2 penalty on leaf values (λ).
+    pub lambda: f64,
+    /// Sample weight each side of a split must hold (a page's output weighs 1).
+    pub min_leaf: f64,
+    /// Histogram bins per input (at most 256).
+    pub bins: usize,
+}
+
+impl Default for GbdtParams {
+    fn default() -> Self {
+        GbdtParams {
+            trees: 120,
+            depth: 4,
+            learning_rate: 0.1,
+            lambda: 1.0,
+            min_leaf: 3.0,
+            bins: 64,
+        }
+    }
+}
+
+/// What training did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GbdtReport {
+    pub samples: usize,
+    pub content: usize,
+    pub pages: usize,
+    /// Mean per-page F1 of `reverse` on the training pages; the cut is half of it.
+    pub mean_page_f1: f64,
+    /// Weighted log loss on the training samples, before the first tree and after the last.
+    pub loss_before: f64,
+    pub loss_after: f64,
+    /// Per input: the loss reduction its splits made, as a share of all splits' (sums to 1).
+    pub importance: [f64; FEATURES],
+}
+
+/// Per input: thresholds (ascending values the input takes) and every sample's bin.
+struct Binned {
+    thresholds: Vec<Vec<f32>>,
+    /// `bins[f * n + i]`: the bin of sample i on input f (x <= thresholds[f][bin]).
+    bins: Vec<u8>,
+}
+
+fn bin_inputs(samples: &[StageSample], max_bins: usize) -> Binned {
+    let n = samples.len();
+    let mut thresholds = Vec::with_capacity(FEATURES);
+    let mut bins = vec![0u8; FEATURES * n];
+    let mut values: Vec<f32> = Vec::with_capacity(n);
+    for f in 0..FEATURES {
+        values.clear();
+        values.extend(samples.iter().map(|s| s.x[f]));
+        values.sort_by(f32::total_cmp);
+        // Cut points at equal-count quantiles, each a value the input takes; the last bin
+        // holds everything above the last threshold.
+        let mut cuts: Vec<f32> = Vec::new();
+        for k in 1..max_bins {
+            let v = values[(k * n / max_bins).min(n - 1)];
+            if cuts.last().is_none_or(|&l| v > l) && v < values[n - 1] {
+                cuts.push(v);
+            }
+        }
+        for (i, s) in samples.iter().enumerate() {
+            bins[f * n + i] = cuts.partition_point(|&c| c < s.x[f]) as u8;
+        }
+        thresholds.push(cuts);
+    }
+    Binned { thresholds, bins }
+}
+
+/// Trains the stage's model on `samples`.
+pub fn train(
+    samples: &[StageSample],
+    params: &GbdtParams,
+) -> Result<(StageModel, GbdtReport), LearnError> {
+    if samples.is_empty() {
+        return Err(LearnError::NoSamples);
+    }
+    if !(2..=256).contains(&params.bins) || params.depth == 0 || params.depth > 12 {
+        return Err(LearnError::Params("bins must be 2-256 and depth 1-12"));
+    }
+    let content = samples.iter().filter(|s| s.content).count();
+    if content == 0 || content == samples.len() {
+        return Err(LearnError::OneClass(content > 0));
+    }
+    let n = samples.len();
+    let binned = bin_inputs(samples, params.bins);
+    let w: Vec<f64> = samples.iter().map(|s| f64::from(s.weight)).collect();
+    let y: Vec<f64> = samples
+        .iter()
+        .map(|s| f64::from(u8::from(s.content)))
+        .collect();
+    let (wy, wall) = w
+        .iter()
+        .zip(&y)
+        .fold((0.0, 0.0), |(a, b), (w, y)| (a + w * y, b + w));
+    let base = ((wy + 1.0) / (wall - wy + 1.0)).ln();
+    let mut score = vec![base; n];
+    let loss = |score: &[f64]| {
+        let mut l = 0.0;
+        for i in 0..n {
+            let p = 1.0 / (1.0 + (-score[i]).exp());
+            let p = p.clamp(1e-12, 1.0 - 1e-12);
+            l -= w[i] * (y[i] * p.ln() + (1.0 - y[i]) * (1.0 - p).ln());
+        }
+        l / wall
+    };
+    let loss_before = loss(&score);
+    let mut gain_by_input = [0f64; FEATURES];
+    let mut trees = Vec::with_capacity(params.trees);
+    let mut g = vec![0f64; n];
+    let mut h = vec![0f64; n];
+    // Samples of each open node, as one array partitioned in place.
+    let mut order: Vec<u32> = (0..n as u32).collect();
+    for _ in 0..params.trees {
+        for i in 0..n {
+            let p = 1.0 / (1.0 + (-score[i]).exp());
+            g[i] = w[i] * (p - y[i]);
+            h[i] = w[i] * (p * (1.0 - p)).max(1e-9);
+        }
+        order
+            .iter_mut()
+            .enumerate()
+            .for_each(|(i, o)| *o = i as u32);
+        let tree = grow_tree(&binned, &g, &h, &w, &mut order, params, &mut gain_by_input);
+        for i in 0..n {
+            score[i] += tree_score(&tree, &samples[i].x);
+        }
+        trees.push(tree);
+    }
+    let loss_after = loss(&score);
+    let f1s: Vec<f64> = samples
+        .iter()
+        .filter(|s| !s.page_f1.is_nan())
+        .map(|s| f64::from(s.page_f1))
+        .collect();
+    let mean_page_f1 = f1s.iter().sum::<f64>() / f1s.len().max(1) as f64;
+    let total_gain: f64 = gain_by_input.iter().sum();
+    let model = StageModel::new((mean_page_f1 / 2.0) as f32, base as f32, trees)
+        .map_err(|e| LearnError::Model(e.to_string()))?;
+    Ok((
+        model,
+        GbdtReport {
+            samples: n,
+            content,
+            pages: f1s.len(),
+            mean_page_f1,
+            loss_before,
+            loss_after,
+            importance: gain_by_input.map(|v| v / total_gain.max(f64::MIN_POSITIVE)),
+        },
+    ))
+}
+
+fn tree_score(tree: &[TreeNode], x: &[f32; FEATURES]) -> f64 {
+    let mut i = 0usize;
+    loop {
+        let n = tree[i];
+        if n.feature == LEAF {
+            return f64::from(n.value);
+        }
+        i = usize::from(if x[usize::from(n.feature)] <= n.value {
+            n.left
+        } else {
+            n.right
+        });
+    }
+}
+
+/// A node being grown: its samples `order[lo..hi]` and its place in the tree.
+struct Open {
+    lo: usize,
+    hi: usize,
+    node: usize,
+}
+
+/// The best split of a node: input, bin (left: bin <= it), gain.
+struct Split {
+    feature: usize,
+    bin: usize,
+    gain: f64,
+}
+
+fn grow_tree(
+    binned: &Binned,
+    g: &[f64],
+    h: &[f64],
+    w: &[f64],
+    order: &mut [u32],
+    params: &GbdtParams,
+    gain_by_input: &mut [f64; FEATURES],
+) -> Vec<TreeNode> {
+    let n = g.len();
+    let leaf = |lo: usize, hi: usize, order: &[u32]| {
+        let (sg, sh) = order[lo..hi].iter().fold((0.0, 0.0), |(a, b), &i| {
+            (a + g[i as usize], b + h[i as usize])
+        });
+        TreeNode {
+            feature: LEAF,
+            left: 0,
+            right: 0,
+            value: (-sg / (sh + params.lambda) * params.learning_rate) as f32,
+        }
+    };
+    let mut tree = vec![leaf(0, n, order)];
+    let mut level = vec![Open {
+        lo: 0,
+        hi: n,
+        node: 0,
+    }];
+    let mut hist = vec![(0f64, 0f64, 0f64); params.bins];
+    for _ in 0..params.depth {
+        let mut next = Vec::new();
+        for open in level {
+            let idx = &order[open.lo..open.hi];
+            let (sg, sh, sw) = idx.iter().fold((0.0, 0.0, 0.0), |(a, b, c), &i| {
+                (a + g[i as usize], b + h[i as usize], c + w[i as usize])
+            });
+            if sw < 2.0 * params.min_leaf {
+                continue;
+            }
+            let parent = sg * sg / (sh + params.lambda);
+            let mut best: Option<Split> = None;
+            for f in 0..FEATURES {
+                let nb = binned.thresholds[f].len() + 1;
+                if nb < 2 {
+                    continue;
+                }
+                hist[..nb].iter_mut().for_each(|b| *b = (0.0, 0.0, 0.0));
+                let col = &binned.bins[f * n..(f + 1) * n];
+                for &i in idx {
+                    let b = &mut hist[usize::from(col[i as usize])];
+                    b.0 += g[i as usize];
+                    b.1 += h[i as usize];
+                    b.2 += w[i as usize];
+                }
+                let (mut lg, mut lh, mut lw) = (0.0, 0.0, 0.0);
+                for (b, &(bg, bh, bw)) in hist[..nb - 1].iter().enumerate() {
+                    lg += bg;
+                    lh += bh;
+                    lw += bw;
+                    if lw < params.min_leaf || sw - lw < params.min_leaf {
+                        continue;
+                    }
+                    let (rg, rh) = (sg - lg, sh - lh);
+                    let gain =
+                        lg * lg / (lh + params.lambda) + rg * rg / (rh + params.lambda) - parent;
+                    if gain > 1e-12 && best.as_ref().is_none_or(|s| gain > s.gain) {
+                        best = Some(Split {
+                            feature: f,
+                            bin: b,
+                            gain,
+                        });
+                    }
+                }
+            }
+            let Some(split) = best else {
+                continue;
+            };
+            gain_by_input[split.feature] += split.gain;
+            // Partition the node's samples: left (bin <= split.bin) first, order kept.
+            let col = &binned.bins[split.feature * n..(split.feature + 1) * n];
+            let slice = &mut order[open.lo..open.hi];
+            let (mut left, mut right): (Vec<u32>, Vec<u32>) = slice
+                .iter()
+                .partition(|&&i| usize::from(col[i as usize]) <= split.bin);
+            let mid = open.lo + left.len();
+            left.append(&mut right);
+            slice.copy_from_slice(&left);
+            let (l, r) = (tree.len(), tree.len() + 1);
+            tree.push(leaf(open.lo, mid, order));
+            tree.push(leaf(mid, open.hi, order));
+            tree[open.node] = TreeNode {
+                feature: split.feature as u16,
+                left: l as u16,
+                right: r as u16,
+                value: binned.thresholds[split.feature][split.bin],
+            };
+            next.push(Open {
+                lo: open.lo,
+                hi: mid,
+                node: l,
+            });
+            next.push(Open {
+                lo: mid,
+                hi: open.hi,
+                node: r,
+            });
+        }
+        level = next;
+    }
+    tree
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Content when input 2 (link share) is low, unless input 5 (menu share) is high.
+    fn fixture() -> Vec<StageSample> {
+        (0..400)
+            .map(|i| {
+                let mut x = [0f32; FEATURES];
+                x[2] = (i % 20) as f32 / 20.0;
+                x[5] = ((i / 20) % 10) as f32 / 10.0;
+                x[0] = (i % 7) as f32;
+                StageSample {
+                    x,
+                    content: x[2] < 0.5 && x[5] < 0.7,
+                    weight: 0.1,
+                    page_f1: if i % 10 == 0 { 0.8 } else { f32::NAN },
+                }
+            })
+            .collect()
+    }
+
+    fn small() -> GbdtParams {
+        GbdtParams {
+            trees: 30,
+            depth: 3,
+            min_leaf: 0.2,
+            learning_rate: 0.3,
+            ..GbdtParams::default()
+        }
+    }
+
+    #[test]
+    fn training_is_deterministic_and_learns_the_fixture() {
+        let samples = fixture();
+        let (a, report) = train(&samples, &small()).unwrap();
+        let (b, _) = train(&samples, &small()).unwrap();
+        assert_eq!(a.to_bytes(), b.to_bytes());
+        assert!(report.loss_after < 0.2 * report.loss_before, "{report:?}");
+        let right = samples
+            .iter()
+            .filter(|s| (a.probability(&s.x) > 0.5) == s.content)
+            .count();
+        assert_eq!(right, samples.len());
+        // The cut is half the mean page F1; the two inputs that decide carry the splits.
+        assert!((a.cut() - 0.4).abs() < 1e-6);
+        assert!(
+            report.importance[2] + report.importance[5] > 0.95,
+            "{report:?}"
+        );
+        assert!((report.importance.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn bad_inputs_are_errors() {
+        assert_eq!(train(&[], &small()).err(), Some(LearnError::NoSamples));
+        let one: Vec<StageSample> = fixture()
+            .into_iter()
+            .map(|s| StageSample { content: true, ..s })
+            .collect();
+        assert_eq!(
+            train(&one, &small()).err(),
+            Some(LearnError::OneClass(true))
+        );
+        let bad = GbdtParams { bins: 1, ..small() };
+        assert!(matches!(
+            train(&fixture(), &bad).err(),
+            Some(LearnError::Params(_))
+        ));
+    }
+
+    #[test]
+    fn a_page_gives_samples_for_the_elements_inside_the_root() {
+        let html = "<body><div id=main><h1>Rain</h1>\
+            <p>The rain in Spain stays mainly in the plain, the report said on Monday, and \
+            the farmers were glad of it after a dry spring.</p>\
+            <p>More rain is expected this week across the region, forecasters said, with \
+            storms in the north.</p>\
+            <div class=more-stories><p>Sunshine returns to Madrid, says mayor.</p>\
+            <p>Why farmers love the rain: a short history.</p></div></div></body>";
+        let page = Page::new(html, None);
+        let truth = TruthBag::new(
+            "Rain. The rain in Spain stays mainly in the plain, the report said on Monday, \
+             and the farmers were glad of it after a dry spring. More rain is expected this \
+             week across the region, forecasters said, with storms in the north.",
+        );
+        let samples = page_stage_samples(&page, &truth);
+        assert!(!samples.is_empty());
+        assert!(samples[0].page_f1 > 0.5 && samples[0].page_f1 < 1.0);
+        // The related box is a boilerplate sample with the related word group set.
+        let related: Vec<&StageSample> = samples.iter().filter(|s| s.x[17] == 1.0).collect();
+        assert_eq!(related.len(), 1, "{samples:?}");
+        assert!(!related[0].content);
+        assert!(samples.iter().any(|s| s.content));
+    }
+}
