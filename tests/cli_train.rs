@@ -199,7 +199,7 @@ fn bad_model_uses_are_usage_errors() {
         ),
         (
             &["--method", "reverse", "--model", "junk.model"],
-            "--method svm and template only",
+            "linenet and reverse-stage, not by reverse",
         ),
     ];
     for (args, message) in cases {
