@@ -308,6 +308,14 @@ struct RunArgs {
     /// Skip records whose HTTP body (or decoded body) is larger than this many bytes.
     #[arg(long, default_value_t = 16 << 20)]
     max_record_bytes: u64,
+    /// Skip pages with more nodes (elements and text runs) than this, counted as over_budget
+    /// before extraction (0: no budget).
+    #[arg(long, default_value_t = 0)]
+    max_nodes: u64,
+    /// Skip pages nesting more elements than this, counted as over_budget (0: no budget;
+    /// without one, deep pages are extracted in linear time).
+    #[arg(long, default_value_t = 0)]
+    max_depth: u32,
     /// Reprocess inputs even when the manifest says their output is complete.
     #[arg(long)]
     force: bool,
@@ -477,6 +485,8 @@ fn run(args: RunArgs) -> ExitCode {
     config.output_format = args.output_format.clone();
     config.text_format = args.format;
     config.max_record_bytes = args.max_record_bytes;
+    config.filters.max_nodes = args.max_nodes;
+    config.filters.max_depth = args.max_depth;
     config.force = args.force;
     config.filters.min_chars = args.min_chars;
     config.filters.languages = args

@@ -14,6 +14,7 @@
 //! - Nothing here prints: what is worth telling goes to the caller's [`Reporter`] as a named
 //!   [`Event`].
 
+use outward_core::html::clean::Cleaned;
 use outward_core::methods::{self, UnknownMethod};
 use outward_core::site::{
     DEFAULT_MIN_PAGES, PagePrints, SampleNeeds, page_prints, page_prints_with,
@@ -215,9 +216,14 @@ pub struct RunConfig {
     pub filters: DocFilters,
 }
 
-/// Documents a run keeps: the others are skipped as `too_short` or `language`.
+/// Records and documents a run keeps: a page over a work budget is skipped as
+/// `over_budget` before extraction, a document as `too_short` or `language`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct DocFilters {
+    /// Nodes (elements and text runs) a page may have (`--max-nodes`; 0: no budget).
+    pub max_nodes: u64,
+    /// Elements a page may nest (`--max-depth`; 0: no budget).
+    pub max_depth: u32,
     /// Fewer characters of text than this: `too_short` (0: no minimum).
     pub min_chars: u64,
     /// ISO 639-1 codes (lowercase) the identified language must be one of; a document with no
@@ -226,6 +232,23 @@ pub struct DocFilters {
 }
 
 impl DocFilters {
+    /// Why a page the cleaner measured as `cleaned` is over a budget, if it is.
+    pub fn over_budget(&self, cleaned: &Cleaned) -> Option<String> {
+        if self.max_nodes > 0 && cleaned.nodes_total > self.max_nodes {
+            return Some(format!(
+                "{} nodes > --max-nodes {}",
+                cleaned.nodes_total, self.max_nodes
+            ));
+        }
+        if self.max_depth > 0 && cleaned.max_depth > self.max_depth {
+            return Some(format!(
+                "nesting depth {} > --max-depth {}",
+                cleaned.max_depth, self.max_depth
+            ));
+        }
+        None
+    }
+
     /// Why `doc` is not kept, if it is not.
     pub fn reject(&self, doc: &Document) -> Option<(SkipReason, String)> {
         let m = &doc.metadata;
@@ -249,11 +272,19 @@ impl DocFilters {
 
     /// The filters as a stable string for the config hash.
     fn key(&self) -> String {
-        format!(
+        let mut key = format!(
             "min_chars={}; lang={}",
             self.min_chars,
             self.languages.join(",")
-        )
+        );
+        // Budgets only when set: runs without one keep the hash (and their resume) they had.
+        if self.max_nodes > 0 || self.max_depth > 0 {
+            key.push_str(&format!(
+                "; max_nodes={}; max_depth={}",
+                self.max_nodes, self.max_depth
+            ));
+        }
+        key
     }
 }
 
@@ -612,6 +643,9 @@ pub fn process_page_learning(
     let html_bytes = decoded.html.len() as u64;
     let extracted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let analysed = Page::new(&decoded.html, page.target_uri.as_deref());
+        if let Some(why) = filters.over_budget(analysed.visible()) {
+            return Err(why);
+        }
         // With site memory, how many pages of the host it knows (0: judged alone).
         let (extraction, site_pages) = match site {
             Some(memory) => {
@@ -623,18 +657,25 @@ pub fn process_page_learning(
         };
         let prints = if learn { page_prints(&analysed) } else { None };
         if extraction.blocks.is_empty() {
-            return (extraction, site_pages, PageMeta::default(), prints);
+            return Ok((extraction, site_pages, PageMeta::default(), prints));
         }
         let meta = PageMeta::read(analysed.html(), analysed.url(), || {
             h1_text(analysed.visible())
         });
-        (extraction, site_pages, meta, prints)
+        Ok((extraction, site_pages, meta, prints))
     }));
     let charset = decoded.charset;
     let charset_source = decoded.charset_source;
     drop(decoded.html);
     let (extraction, site_pages, meta, prints) = match extracted {
-        Ok(x) => x,
+        Ok(Ok(x)) => x,
+        Ok(Err(why)) => {
+            return (
+                PageOutcome::Skip(skip(&page, SkipReason::OverBudget, why)),
+                html_bytes,
+                None,
+            );
+        }
         Err(_) => {
             return (
                 PageOutcome::Skip(skip(
@@ -1036,6 +1077,7 @@ fn is_worth_logging(reason: SkipReason) -> bool {
             | SkipReason::DecodeError
             | SkipReason::TooBig
             | SkipReason::ExtractFailed
+            | SkipReason::OverBudget
     )
 }
 

@@ -226,8 +226,8 @@ fn record_metadata_comes_from_the_http_head() {
         &options,
         Format::Text,
         &DocFilters {
-            min_chars: 0,
             languages: vec!["fr".into()],
+            ..DocFilters::default()
         },
     ) else {
         panic!("no document");
@@ -243,8 +243,8 @@ fn record_metadata_comes_from_the_http_head() {
         &options,
         Format::Text,
         &DocFilters {
-            min_chars: 0,
             languages: vec!["de".into()],
+            ..DocFilters::default()
         },
     ) else {
         panic!("not skipped");

@@ -383,6 +383,40 @@ fn output_options_are_wired() {
             .all(|d| d["metadata"]["url"] != testkit::SAMPLE_PAGES[0].uri)
     );
 
+    // Work budgets: the pages with more nodes, or deeper nesting, than allowed are counted
+    // skips (over_budget, logged with their record id and what they asked), the others
+    // written as without a budget; a budget is part of the config.
+    let unbudgeted = tmp.path().join("unbudgeted");
+    run_into(&unbudgeted, &["--method", "fulltext"], &[&sample()], 0);
+    let all = docs(&unbudgeted.join("sample.jsonl.zst"));
+    for (flag, value) in [("--max-nodes", "200"), ("--max-depth", "8")] {
+        let dir = tmp.path().join(&flag[2..]);
+        let out = run_into(
+            &dir,
+            &["--method", "fulltext", flag, value],
+            &[&sample()],
+            0,
+        );
+        let e = &manifest(&dir)["sample.jsonl.zst"];
+        let over = e["counts"]["skipped"]["over_budget"].as_u64().unwrap_or(0);
+        assert!(over >= 1, "{flag}: {e}");
+        assert_eq!(e["counts"]["written"].as_u64().unwrap() + over, 12, "{e}");
+        let kept = docs(&dir.join("sample.jsonl.zst"));
+        for d in &kept {
+            assert!(all.contains(d), "{flag}: {d}");
+        }
+        let log = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            log.contains("over_budget") && log.contains(flag),
+            "{}",
+            describe(&out)
+        );
+        assert_ne!(
+            e["config_hash"],
+            manifest(&unbudgeted)["sample.jsonl.zst"]["config_hash"]
+        );
+    }
+
     // --zstd-level changes the shard bytes but not the documents.
     let (l1, l19) = (tmp.path().join("l1"), tmp.path().join("l19"));
     run_into(

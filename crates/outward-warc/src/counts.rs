@@ -33,10 +33,13 @@ pub enum SkipReason {
     TooShort,
     /// The document's identified language is not one of `--lang`.
     Language,
+    /// The page asks for more work than a per-record budget allows (`--max-nodes`,
+    /// `--max-depth`).
+    OverBudget,
 }
 
 impl SkipReason {
-    pub const ALL: [SkipReason; 11] = [
+    pub const ALL: [SkipReason; 12] = [
         SkipReason::OtherType,
         SkipReason::Revisit,
         SkipReason::Status,
@@ -48,6 +51,7 @@ impl SkipReason {
         SkipReason::ExtractFailed,
         SkipReason::TooShort,
         SkipReason::Language,
+        SkipReason::OverBudget,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -63,6 +67,7 @@ impl SkipReason {
             SkipReason::ExtractFailed => "extract_failed",
             SkipReason::TooShort => "too_short",
             SkipReason::Language => "language",
+            SkipReason::OverBudget => "over_budget",
         }
     }
 }

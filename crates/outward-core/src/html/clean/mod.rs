@@ -104,6 +104,8 @@ pub struct Cleaned {
     pub blocks: Vec<BlockStats>,
     /// Elements (start tags) + text runs (blank or not) in `buf`.
     pub nodes_total: u64,
+    /// Most elements open at once: the page's nesting depth.
+    pub max_depth: u32,
     pub title: Option<String>,
     /// Range of the first `<h1>` element in `buf` (start tag to end of end tag).
     pub h1: Option<(u32, u32)>,
@@ -379,6 +381,18 @@ mod tests {
     }
 
     #[test]
+    fn nesting_depth_counts_open_elements_after_implied_end_tags() {
+        let deep = "<div>".repeat(1000) + "x";
+        assert_eq!(
+            clean(deep.as_bytes(), CleanOptions::default()).max_depth,
+            1000
+        );
+        // A `p` closes the open `p`, an `li` the open `li`: a list is not a staircase.
+        let flat = "<ul>".to_string() + &"<li><p>a<p>b".repeat(500) + "</ul>";
+        assert_eq!(clean(flat.as_bytes(), CleanOptions::default()).max_depth, 3);
+    }
+
+    #[test]
     fn runs_blocks_and_counts() {
         let c = clean(
             b"<div><p>Hello, <a href=x>world</a>.</p> <p>Two</p></div>",
@@ -386,6 +400,8 @@ mod tests {
         );
         // Elements: div p a p = 4; text runs: "Hello, " "world" "." " " "Two" = 5.
         assert_eq!(c.nodes_total, 9);
+        // div > p > a.
+        assert_eq!(c.max_depth, 3);
         assert_eq!(c.runs.len(), 4);
         assert_eq!(c.blocks.len(), 2);
         assert_eq!(c.blocks[0].link_weight, 5);

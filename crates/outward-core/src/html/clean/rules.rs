@@ -237,6 +237,7 @@ impl Cleaner<'_> {
             name_off,
             name_len,
         });
+        self.res.max_depth = self.res.max_depth.max(self.stack.len() as u32);
     }
 
     pub(super) fn pop_top(&mut self) {
