@@ -4,6 +4,7 @@
 //! and the deterministic `<urn:sha1:…>` id, the same from `example.arc` and `example.arc.gz`;
 //! directories pick up `.arc`/`.arc.gz`; `x.arc` and `x.warc.gz` collide on the stem `x`.
 
+use outward_testkit::describe;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -28,15 +29,6 @@ fn run(out: &Path, inputs: &[&Path]) -> Output {
         .args(inputs)
         .output()
         .expect("starting outward")
-}
-
-fn describe(out: &Output) -> String {
-    format!(
-        "exit {:?}\nstdout:\n{}\nstderr:\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
 }
 
 /// Manifest entries by output file name.

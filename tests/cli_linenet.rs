@@ -5,8 +5,7 @@
 //! `../shared` present (skipped with a note when absent), `eval --lodo --method linenet` on
 //! two small dev sets scores each with a model trained on the other.
 
-use outward_testkit::{Compression, HttpResponse, WarcWriter};
-use serde_json::json;
+use outward_testkit::describe;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -16,15 +15,6 @@ fn outward(dir: &Path, args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("starting outward")
-}
-
-fn describe(out: &Output) -> String {
-    format!(
-        "exit {:?}\nstdout:\n{}\nstderr:\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
 }
 
 /// A page: a menu of links, an article whose heading is the title, a footer.
@@ -58,21 +48,7 @@ fn page(n: usize) -> (String, String) {
 
 /// Writes `pages.warc.gz` and `pages.truth.jsonl` with `count` pages into `dir`.
 fn write_fixture(dir: &Path, count: usize) -> PathBuf {
-    let mut warc = WarcWriter::new(Compression::Gzip, 17);
-    let mut truth = String::new();
-    for n in 0..count {
-        let (html, text) = page(n);
-        let url = format!("https://gazette.example/story/{n}");
-        let id = warc.response(&url, &HttpResponse::html(&html));
-        let line = json!({"id": n, "warc_record_id": id, "truth_kind": "full", "truth": text});
-        truth.push_str(&line.to_string());
-        truth.push('\n');
-    }
-    let (bytes, _) = warc.finish();
-    let path = dir.join("pages.warc.gz");
-    std::fs::write(&path, bytes).unwrap();
-    std::fs::write(dir.join("pages.truth.jsonl"), truth).unwrap();
-    path
+    outward_testkit::write_truth_fixture(dir, count, 17, page)
 }
 
 #[test]

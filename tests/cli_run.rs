@@ -5,7 +5,7 @@
 //! Inputs are small (the suite runs in a debug build on 2 shared cores); synthetic WARCs come
 //! from `outward_testkit` with fixed seeds, written into temporary directories.
 
-use outward_testkit::{self as testkit, Compression, SynthOptions};
+use outward_testkit::{self as testkit, Compression, SynthOptions, describe};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -42,15 +42,6 @@ fn code(out: &Output) -> i32 {
 
 fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn describe(out: &Output) -> String {
-    format!(
-        "exit {:?}\nstdout:\n{}\nstderr:\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
 }
 
 /// `outward run -o DIR [extra...] INPUTS...`, asserting the exit code.

@@ -4,8 +4,7 @@
 //! uses are usage errors. With `../shared` present (skipped with a note when absent), `eval
 //! --lodo` on two small dev sets scores each with a model trained on the other.
 
-use outward_testkit::{Compression, HttpResponse, WarcWriter};
-use serde_json::json;
+use outward_testkit::describe;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -14,15 +13,6 @@ fn outward(args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("starting outward")
-}
-
-fn describe(out: &Output) -> String {
-    format!(
-        "exit {:?}\nstdout:\n{}\nstderr:\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
 }
 
 /// A page: a menu of links, an article, a footer with one link.
@@ -56,21 +46,7 @@ fn page(n: usize) -> (String, String) {
 
 /// Writes `pages.warc.gz` and `pages.truth.jsonl` with `count` pages into `dir`.
 fn write_fixture(dir: &Path, count: usize) -> PathBuf {
-    let mut warc = WarcWriter::new(Compression::Gzip, 13);
-    let mut truth = String::new();
-    for n in 0..count {
-        let (html, text) = page(n);
-        let url = format!("https://gazette.example/story/{n}");
-        let id = warc.response(&url, &HttpResponse::html(&html));
-        let line = json!({"id": n, "warc_record_id": id, "truth_kind": "full", "truth": text});
-        truth.push_str(&line.to_string());
-        truth.push('\n');
-    }
-    let (bytes, _) = warc.finish();
-    let path = dir.join("pages.warc.gz");
-    std::fs::write(&path, bytes).unwrap();
-    std::fs::write(dir.join("pages.truth.jsonl"), truth).unwrap();
-    path
+    outward_testkit::write_truth_fixture(dir, count, 13, page)
 }
 
 #[test]
