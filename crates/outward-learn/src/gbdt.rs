@@ -16,7 +16,7 @@
 //! order give the same model bytes); time O(trees × depth × samples × inputs).
 
 use outward_core::methods::reverse::Reverse;
-use outward_core::methods::stage::{FEATURES, LEAF, StageModel, TreeNode};
+use outward_core::methods::stage::{FEATURES, LEAF, StageModel, TreeNode, tree_score};
 use outward_core::{Page, SiteContext};
 
 use crate::{LearnError, TruthBag};
@@ -197,7 +197,7 @@ pub fn train(
             .for_each(|(i, o)| *o = i as u32);
         let tree = grow_tree(&binned, &g, &h, &w, &mut order, params, &mut gain_by_input);
         for i in 0..n {
-            score[i] += tree_score(&tree, &samples[i].x);
+            score[i] += f64::from(tree_score(&tree, &samples[i].x));
         }
         trees.push(tree);
     }
@@ -223,21 +223,6 @@ pub fn train(
             importance: gain_by_input.map(|v| v / total_gain.max(f64::MIN_POSITIVE)),
         },
     ))
-}
-
-fn tree_score(tree: &[TreeNode], x: &[f32; FEATURES]) -> f64 {
-    let mut i = 0usize;
-    loop {
-        let n = tree[i];
-        if n.feature == LEAF {
-            return f64::from(n.value);
-        }
-        i = usize::from(if x[usize::from(n.feature)] <= n.value {
-            n.left
-        } else {
-            n.right
-        });
-    }
 }
 
 /// A node being grown: its samples `order[lo..hi]` and its place in the tree.

@@ -166,8 +166,8 @@ impl Document {
     /// Appends the document as one JSON line (with `\n`) to `out`.
     pub fn write_json_line(&self, out: &mut Vec<u8>) {
         // Serialising plain strings and integers into a Vec cannot fail.
-        serde_json::to_writer(&mut *out, self).expect("serialising a Document cannot fail");
-        out.push(b'\n');
+        self.write_json_to(out)
+            .expect("serialising a Document cannot fail");
     }
 }
 

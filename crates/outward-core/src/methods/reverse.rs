@@ -52,9 +52,9 @@ use crate::html::clean::{BlockStats, Cleaned, NO_BOILER};
 use crate::html::climb::RangeClimber;
 use crate::html::partial::PartialParse;
 use crate::html::tags::Tag;
-use crate::html::tree::{F_BOILER, Kind};
+use crate::html::tree::{F_BOILER, F_GOOD, Kind};
 use crate::methods::stage::{
-    FEATURES as STAGE_FEATURES, StageModel, heading_words, tag_flag, tag_word_groups,
+    FEATURES as STAGE_FEATURES, StageModel, heading_words, tag_word_groups,
 };
 use crate::site::template_ranges;
 use crate::text::emit::{TextSink, emit_subtree};
@@ -1005,7 +1005,7 @@ impl<'a> StageInputs<'a> {
             .map_or(self.buf.len(), |e| n.start as usize + e + 1);
         let start_tag = &self.buf[n.start as usize..tag_end];
         let groups = tag_word_groups(start_tag);
-        let flag = |f: u8| f64::from(u8::from(tag_flag(start_tag, f)));
+        let flag = |f: u8| f64::from(u8::from(n.flags & f != 0));
         let heading = |e: Option<&crate::html::tree::Node>| {
             e.filter(|e| e.tag.is_heading()).map(|e| {
                 heading_words(&crate::text::page_title::flat_text(
@@ -1050,8 +1050,8 @@ impl<'a> StageInputs<'a> {
             f64::from(n.start - self.r_start.min(n.start)) / self.r_len,
             f64::from(n.end.saturating_sub(self.r_start)) / self.r_len,
             (lo as f64 - self.seed_block) / self.r_blocks,
-            flag(b'b'),
-            flag(b'g'),
+            flag(F_BOILER),
+            flag(F_GOOD),
             bit(0),
             bit(1),
             bit(2),

@@ -27,6 +27,7 @@
 //! Invariants: `to_bytes(from_bytes(b)) == b` for every accepted `b`; applying a model is
 //! at most (depth of its deepest tree) comparisons per tree, no allocation.
 
+use crate::html::tokenize::attribute;
 use crate::methods::svm::fnv1a;
 
 /// Inputs of the model, in order (see [`FEATURE_NAMES`]).
@@ -372,6 +373,23 @@ impl StageModel {
     }
 }
 
+/// The leaf score tree `tree` gives `x` (`x[feature] <= value` goes left): what
+/// [`StageModel::score`] adds up, for a tree being trained.
+pub fn tree_score(tree: &[TreeNode], x: &[f32; FEATURES]) -> f32 {
+    let mut i = 0usize;
+    loop {
+        let n = tree[i];
+        if n.feature == LEAF {
+            return n.value;
+        }
+        i = usize::from(if x[usize::from(n.feature)] <= n.value {
+            n.left
+        } else {
+            n.right
+        });
+    }
+}
+
 /// Class and id words by their first byte, each with its group (the [`FEATURE_NAMES`]
 /// from 17 on: 0 related reading, 1 sharing, 2 meta, 3 media, 4 comments, 5 ads, 6
 /// navigation, 7 content).
@@ -462,7 +480,7 @@ fn group_words(first: u8) -> &'static [(&'static [u8], u8)] {
 /// names in its id or class: bit k for group k. `ad`/`ads` as a whole word counts as group 5.
 pub fn tag_word_groups(tag: &[u8]) -> u8 {
     let mut bits = 0u8;
-    for value in [attr_value(tag, b"id"), attr_value(tag, b"class")]
+    for value in [attribute(tag, b" id=\""), attribute(tag, b" class=\"")]
         .into_iter()
         .flatten()
     {
@@ -486,33 +504,6 @@ pub fn tag_word_groups(tag: &[u8]) -> u8 {
         }
     }
     bits
-}
-
-/// The value of attribute `name` in a canonical start tag (`name="value"`, quote-free
-/// values), if it has one.
-pub fn attr_value<'t>(tag: &'t [u8], name: &[u8]) -> Option<&'t [u8]> {
-    let mut i = 0;
-    while let Some(k) = memchr::memchr(b'=', &tag[i..]) {
-        let eq = i + k;
-        let value_start = (eq + 2).min(tag.len());
-        let value_end =
-            memchr::memchr(b'"', &tag[value_start..]).map_or(tag.len(), |e| value_start + e);
-        if eq > name.len() && tag[eq - name.len() - 1] == b' ' && &tag[eq - name.len()..eq] == name
-        {
-            return Some(&tag[value_start..value_end]);
-        }
-        i = (value_end + 1).min(tag.len());
-    }
-    None
-}
-
-/// Whether a canonical start tag carries the one-letter flag `flag` (` h`, ` b`, ` g`:
-/// between the name and the first attribute).
-pub fn tag_flag(tag: &[u8], flag: u8) -> bool {
-    let head = &tag[..memchr::memchr(b'=', tag).unwrap_or(tag.len())];
-    head.split(|&b| b == b' ' || b == b'>')
-        .skip(1)
-        .any(|w| w == [flag])
 }
 
 /// What a heading's text announces: 1 related or more reading, 2 comments, 3 sharing or
@@ -652,13 +643,6 @@ mod tests {
             tag_word_groups(b"<div b g class=\"x\" id=\"main\">"),
             1 << 7
         );
-        assert_eq!(
-            attr_value(b"<p h id=\"a=b\" class=\"c\">", b"class"),
-            Some(&b"c"[..])
-        );
-        assert_eq!(attr_value(b"<p class=\"c\">", b"id"), None);
-        assert!(tag_flag(b"<div b g id=\"x\">", b'b') && tag_flag(b"<a h>", b'h'));
-        assert!(!tag_flag(b"<div id=\"b\">", b'b') && !tag_flag(b"<b>", b'b'));
         assert_eq!(heading_words("Related Articles"), 1);
         assert_eq!(heading_words("3 Comments"), 2);
         assert_eq!(heading_words("Share this"), 3);

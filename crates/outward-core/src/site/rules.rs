@@ -35,10 +35,9 @@
 
 use crate::html::clean::{Cleaned, IN_LINK};
 use crate::html::tokenize::forward::ForwardTokenizer;
-use crate::html::tokenize::{TokenKind, parse_tag};
+use crate::html::tokenize::{TokenKind, attribute, parse_tag};
 use crate::html::tree::F_HREF;
 use crate::site::fingerprint::is_removable;
-use memchr::memmem;
 
 /// The size weight of H(b) (the paper's α).
 pub const ALPHA: f64 = 0.3;
@@ -216,13 +215,6 @@ const MAX_PATH_BYTES: usize = 256;
 fn path_hash(parent: u64, name: &[u8]) -> u64 {
     name.iter()
         .fold(mix(parent ^ 0x2F), |h, &b| mix(h ^ b as u64))
-}
-
-/// The value of ` key="…"` in a canonical start tag (the cleaner writes values quote-free).
-fn attribute<'b>(tag: &'b [u8], key: &[u8]) -> Option<&'b [u8]> {
-    let at = memmem::find(tag, key)? + key.len();
-    let len = tag[at..].iter().position(|&b| b == b'"')?;
-    Some(&tag[at..at + len]).filter(|v| !v.is_empty())
 }
 
 /// The layout of `cleaned` (see the module header).

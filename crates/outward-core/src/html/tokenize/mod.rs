@@ -91,9 +91,39 @@ pub fn parse_tag(buf: &[u8], tok: Token) -> TagInfo {
     }
 }
 
+/// The value of ` key="…"` (`key` given with its leading space, `=` and quote) in a
+/// canonical start tag (the cleaner writes values quote-free); `None` when absent or empty.
+pub fn attribute<'b>(tag: &'b [u8], key: &[u8]) -> Option<&'b [u8]> {
+    let at = memchr::memmem::find(tag, key)? + key.len();
+    let len = tag[at..].iter().position(|&b| b == b'"')?;
+    Some(&tag[at..at + len]).filter(|v| !v.is_empty())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn attributes_and_flags_of_canonical_tags() {
+        assert_eq!(
+            attribute(b"<p h id=\"a=b\" class=\"c\">", b" class=\""),
+            Some(&b"c"[..])
+        );
+        assert_eq!(attribute(b"<p class=\"c\">", b" id=\""), None);
+        let flags = |tag: &[u8]| {
+            parse_tag(
+                tag,
+                Token {
+                    kind: TokenKind::StartTag,
+                    start: 0,
+                    end: tag.len() as u32,
+                },
+            )
+            .flags
+        };
+        assert!(flags(b"<div b g id=\"x\">") & F_BOILER != 0 && flags(b"<a h>") & F_HREF != 0);
+        assert!(flags(b"<div id=\"b\">") & F_BOILER == 0 && flags(b"<b>") & F_BOILER == 0);
+    }
 
     #[test]
     fn parses_canonical_tags() {
