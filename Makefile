@@ -4,7 +4,7 @@ DEV := ../shared/data/dev
 
 PYENV := target/pyenv
 
-.PHONY: run test lint bench eval build pyenv fuzz fuzz-smoke fuzz-build stress
+.PHONY: run test lint bench eval build pyenv python python-test fuzz fuzz-smoke fuzz-build stress
 
 build:
 	$(CARGO) build --release
@@ -19,6 +19,7 @@ test: pyenv
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
 	OUTWARD_TEST_PYTHON=$(abspath $(PYENV))/bin/python $(CARGO) test --release --workspace
+	$(MAKE) python-test
 	$(MAKE) fuzz-smoke
 
 ## A Python venv with the test peers of tests/requirements.txt (rebuilt when it changes).
@@ -27,6 +28,15 @@ $(PYENV)/ready: tests/requirements.txt
 	python3 -m venv $(PYENV)
 	$(PYENV)/bin/python -m pip install --quiet --disable-pip-version-check -r tests/requirements.txt
 	touch $@
+
+## The Python package (python/) into the venv, built as a user builds it: `pip install ./python`
+## (maturin, from the package's pyproject.toml; it shares target/ with cargo).
+python: pyenv
+	$(PYENV)/bin/python -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps ./python
+
+## The Python package's tests (python/tests, pytest); they compare with the CLI's output.
+python-test: python build
+	$(PYENV)/bin/python -m pytest -q python/tests
 
 lint:
 	$(CARGO) fmt --all --check

@@ -5,11 +5,12 @@
 //! 2 usage or setup error.
 
 use clap::{Args, Parser, Subcommand};
+use outward::page;
 use outward::pipeline::{self, FractionHistogram, InputOutcome, Progress, RunConfig, SiteSource};
 use outward_core::methods;
-use outward_core::{ExtractOptions, Format, Page, SiteContext};
+use outward_core::{ExtractOptions, Format, Page};
 use outward_eval as eval;
-use outward_output::document::{Document, Provenance};
+use outward_output::document::Document;
 use outward_warc::counts::{Counts, SkipReason};
 use outward_warc::decode;
 use std::collections::HashMap;
@@ -162,18 +163,6 @@ struct BenchArgs {
     max_mb: u64,
 }
 
-/// True when decoded text is not text: among its first 8,192 characters, more than one in
-/// twenty is a control character (other than tab, CR, LF, form feed) or U+FFFD.
-fn looks_binary(text: &str) -> bool {
-    let (mut seen, mut bad) = (0usize, 0usize);
-    for c in text.chars().take(8192) {
-        seen += 1;
-        let control = c.is_control() && !matches!(c, '\t' | '\n' | '\r' | '\x0c');
-        bad += usize::from(control || c == '\u{fffd}');
-    }
-    bad * 20 > seen
-}
-
 /// Prints the pipeline's events to stderr as warnings.
 struct StderrReporter;
 
@@ -273,7 +262,7 @@ impl MethodArgs {
             ..ExtractOptions::default()
         };
         if let Some(path) = &self.model {
-            read_model(path, &self.method)
+            outward_learn::model::Model::read_for(&self.method, path)
                 .map_err(|e| {
                     eprintln!("error: {e}");
                     ExitCode::from(2)
@@ -627,8 +616,8 @@ fn extract_one(args: ExtractArgs) -> ExitCode {
     let mut out = std::io::stdout().lock();
     if one && !args.json {
         return match extract_page(&pages[0], &args, &*extractor) {
-            Ok(extracted) => {
-                let _ = writeln!(out, "{}", extracted.extraction.render(args.format));
+            Ok(doc) => {
+                let _ = writeln!(out, "{}", doc.text);
                 ExitCode::SUCCESS
             }
             Err(e) => {
@@ -645,8 +634,9 @@ fn extract_one(args: ExtractArgs) -> ExitCode {
         let lines: Vec<Result<Vec<u8>, String>> = chunk
             .par_iter()
             .map(|path| {
-                let extracted = extract_page(path, &args, &*extractor)?;
-                Ok(extracted.json_line(args.format, extractor.name()))
+                let mut line = Vec::new();
+                extract_page(path, &args, &*extractor)?.write_json_line(&mut line);
+                Ok(line)
             })
             .collect();
         for line in lines {
@@ -713,44 +703,13 @@ fn extract_inputs(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     Ok(pages)
 }
 
-/// One page extracted by `outward extract`, with what its document needs.
-struct ExtractedPage {
-    id: String,
-    url: Option<String>,
-    charset: &'static str,
-    charset_source: &'static str,
-    meta: outward_core::PageMeta,
-    extraction: outward_core::Extraction,
-}
-
-impl ExtractedPage {
-    fn json_line(self, format: Format, extractor: &str) -> Vec<u8> {
-        let provenance = Provenance {
-            charset: self.charset,
-            charset_source: self.charset_source,
-            url: self.url,
-            ..Provenance::default()
-        };
-        let doc = Document::build(
-            self.id,
-            provenance,
-            self.extraction,
-            self.meta,
-            format,
-            extractor,
-        );
-        let mut line = Vec::new();
-        doc.write_json_line(&mut line);
-        line
-    }
-}
-
-/// Reads, decodes and extracts one page (`-`: stdin); refuses bytes that are not HTML or text.
+/// Reads, decodes and extracts one page (`-`: stdin) into its document; refuses bytes that
+/// are not HTML or text.
 fn extract_page(
     path: &std::path::Path,
     args: &ExtractArgs,
     extractor: &dyn outward_core::Extractor,
-) -> Result<ExtractedPage, String> {
+) -> Result<Document, String> {
     let mut bytes = Vec::new();
     let read = if path.as_os_str() == "-" {
         std::io::stdin().read_to_end(&mut bytes).map(|_| ())
@@ -758,27 +717,9 @@ fn extract_page(
         std::fs::read(path).map(|b| bytes = b)
     };
     read.map_err(|e| format!("{}: {e}", path.display()))?;
-    let decoded = decode::decode_charset(&bytes, None);
-    if looks_binary(&decoded.html) {
-        return Err(format!(
-            "{}: not HTML or text (binary bytes; decoded as {} it is mostly control characters)",
-            path.display(),
-            decoded.charset
-        ));
-    }
-    let page = Page::new(&decoded.html, args.url.as_deref());
-    let extraction = extractor.extract(&page, SiteContext::none());
-    let meta = outward_core::PageMeta::read(&decoded.html, args.url.as_deref(), || {
-        outward_core::text::page_title::h1_text(page.visible())
-    });
-    Ok(ExtractedPage {
-        id: path.to_string_lossy().into_owned(),
-        url: args.url.clone(),
-        charset: decoded.charset,
-        charset_source: decoded.charset_source.as_str(),
-        meta,
-        extraction,
-    })
+    let id = path.to_string_lossy().into_owned();
+    page::extract_bytes(&bytes, id, args.url.as_deref(), extractor, args.format)
+        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// The truth file paired with each input: `--truth` by position, else `<stem>.truth.jsonl`
@@ -1160,19 +1101,6 @@ struct TrainArgs {
     /// thread, and deterministic.
     #[arg(long)]
     threads: Option<usize>,
-}
-
-/// Reads and checks a `--model` file for `method` (an svm model for svm and template, a
-/// linenet model for linenet).
-fn read_model(path: &std::path::Path, method: &str) -> Result<outward_learn::model::Model, String> {
-    let Some(kind) = outward_learn::model_of(method) else {
-        return Err(format!(
-            "--model is read by --method svm and template (svm models), linenet and reverse-stage, not by {method}"
-        ));
-    };
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    outward_learn::model::Model::from_bytes(kind, &bytes)
-        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// A rayon pool of `threads` workers (0 or none: every core).

@@ -102,6 +102,18 @@ impl Model {
         }
     }
 
+    /// Reads the model file at `path` for `method` (whose kind [`crate::model_of`] names);
+    /// the error names the file, or says which methods read a model.
+    pub fn read_for(method: &str, path: &std::path::Path) -> Result<Model, String> {
+        let Some(kind) = crate::model_of(method) else {
+            return Err(format!(
+                "a model is read by methods svm and template (svm models), linenet and reverse-stage, not by {method}"
+            ));
+        };
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Model::from_bytes(kind, &bytes).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
     pub fn to_bytes(&self) -> Vec<u8> {
         match self {
             Model::Svm(m) => m.to_bytes(),

@@ -41,6 +41,8 @@ pub enum CharsetSource {
     Meta,
     Detected,
     Default,
+    /// Text handed over already decoded (a Python `str`): nothing was decoded.
+    Given,
 }
 
 impl CharsetSource {
@@ -52,6 +54,7 @@ impl CharsetSource {
             CharsetSource::Meta => "meta",
             CharsetSource::Detected => "detected",
             CharsetSource::Default => "default",
+            CharsetSource::Given => "given",
         }
     }
 }

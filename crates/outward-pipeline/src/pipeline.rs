@@ -38,7 +38,7 @@ use outward_warc::reader::{
 use std::collections::BTreeMap;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
 
 /// What the pipeline tells its caller while it runs, besides the counters of [`Progress`]
@@ -818,11 +818,13 @@ enum Fanned<T> {
 /// spawns `work` for each page on the pool; `on` runs on this thread for every result, in
 /// completion order, then once with `End` (after all results). `on` must release each page's
 /// payload bytes from the budget. Errors only when the file cannot be opened; a reader that
-/// dies without finishing ends the input as partial.
+/// dies without finishing ends the input as partial. Once `stop` is set (by `on`), no more
+/// records are read; those already read still arrive.
 fn fan_out<T: Send>(
     path: &Path,
     stages: &Stages,
     work: &(dyn Fn(RawPage) -> T + Sync),
+    stop: &AtomicBool,
     mut on: impl FnMut(Fanned<T>),
 ) -> io::Result<()> {
     let Stages {
@@ -854,6 +856,9 @@ fn fan_out<T: Send>(
             // Jobs borrow `work`; the scope waits for all of them.
             pool.in_place_scope(|jobs| {
                 for item in reader.by_ref() {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
                     progress.records.fetch_add(1, Ordering::Relaxed);
                     match item {
                         ReadItem::Page(page) => {
@@ -963,7 +968,9 @@ fn stream_input(path: &Path, stages: &Stages, sink: &mut dyn DocSink) -> io::Res
             site_updates.is_some(),
         )
     };
-    fan_out(path, stages, &work, |item| {
+    // A sink that fails (a full disk, a Python iterator let go) stops the reading.
+    let stop = AtomicBool::new(false);
+    fan_out(path, stages, &work, &stop, |item| {
         match item {
             Fanned::Page {
                 seq,
@@ -1016,7 +1023,10 @@ fn stream_input(path: &Path, stages: &Stages, sink: &mut dyn DocSink) -> io::Res
                                 counts.written += 1;
                                 progress.written.fetch_add(1, Ordering::Relaxed);
                             }
-                            Err(e) => sink_error = Some(e),
+                            Err(e) => {
+                                sink_error = Some(e);
+                                stop.store(true, Ordering::Relaxed);
+                            }
                         }
                     }
                 }
@@ -1409,18 +1419,24 @@ fn gather_sites(inputs: &[PathBuf], stages: &Stages, needs: SampleNeeds) -> Site
     };
     let mut builder = SiteMemoryBuilder::default();
     for input in inputs {
-        let _ = fan_out(input, stages, &work, |item| match item {
-            Fanned::Page {
-                out, payload_bytes, ..
-            } => {
-                if let Some(prints) = out {
-                    builder.add(prints);
+        let _ = fan_out(
+            input,
+            stages,
+            &work,
+            &AtomicBool::new(false),
+            |item| match item {
+                Fanned::Page {
+                    out, payload_bytes, ..
+                } => {
+                    if let Some(prints) = out {
+                        builder.add(prints);
+                    }
+                    stages.budget.release(payload_bytes);
                 }
-                stages.budget.release(payload_bytes);
-            }
-            Fanned::Skipped { .. } => stages.budget.release(0),
-            Fanned::End { .. } => {}
-        });
+                Fanned::Skipped { .. } => stages.budget.release(0),
+                Fanned::End { .. } => {}
+            },
+        );
     }
     builder
 }
@@ -1458,6 +1474,23 @@ pub fn extract_texts(
     progress: &Progress,
     reporter: &dyn Reporter,
 ) -> io::Result<(Vec<ExtractedText>, StreamResult)> {
+    let mut sink = TextCollector::default();
+    let result = extract_documents(input, config, pool, progress, reporter, &mut sink)?;
+    Ok((sink.texts, result))
+}
+
+/// Streams every document of one input into `sink`, in input order, with the same stages as
+/// `run` but no output files or manifest (for `outward eval` and Python's `iter_warc`). With
+/// `config.site_memory`, the memory is learned from this input alone. An error of the sink
+/// stops the input and is returned.
+pub fn extract_documents(
+    input: &Path,
+    config: &RunConfig,
+    pool: &rayon::ThreadPool,
+    progress: &Progress,
+    reporter: &dyn Reporter,
+    sink: &mut dyn DocSink,
+) -> io::Result<StreamResult> {
     let extractor = config
         .extractor()
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
@@ -1483,9 +1516,7 @@ pub fn extract_texts(
     )
     .map_err(io::Error::other)?;
     stages.site = memory.as_ref();
-    let mut sink = TextCollector::default();
-    let result = stream_input(input, &stages, &mut sink)?;
-    Ok((sink.texts, result))
+    stream_input(input, &stages, sink)
 }
 
 #[cfg(test)]

@@ -1,0 +1,43 @@
+"""Shared paths of the Python package's tests: the repository, its sample data, the CLI
+binary (built by `cargo test --release`, which `make test` runs first; set OUTWARD_BIN to
+use another) and `../shared` (tests that need it skip cleanly when it is absent)."""
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+import zstandard
+
+REPO = Path(__file__).resolve().parents[2]
+TESTDATA = REPO / "testdata"
+SHARED = REPO.parent / "shared"
+
+
+@pytest.fixture(scope="session")
+def outward_bin() -> Path:
+    path = Path(os.environ.get("OUTWARD_BIN", REPO / "target" / "release" / "outward"))
+    if not path.exists():
+        pytest.fail(f"{path} is missing: run `cargo build --release` first (make test does)")
+    return path
+
+
+def run_cli(binary: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [str(binary), *args], capture_output=True, text=True, check=False, timeout=600
+    )
+
+
+def shard_lines(path: Path) -> list:
+    """The documents of a zstd JSONL shard, as dicts."""
+    raw = zstandard.ZstdDecompressor().stream_reader(path.open("rb")).read()
+    return [json.loads(line) for line in raw.decode("utf-8").splitlines() if line]
+
+
+def without_top_level(doc: dict) -> dict:
+    """A document dict of the Python API without the convenience copies of metadata, i.e.
+    the JSON line `outward run` writes."""
+    import outward
+
+    return {k: v for k, v in doc.items() if k not in outward.TOP_LEVEL}

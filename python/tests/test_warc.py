@@ -1,0 +1,94 @@
+"""outward.process_warc and outward.iter_warc: `outward run` from Python, same documents."""
+
+import gc
+import shutil
+
+import pytest
+
+import outward
+from conftest import SHARED, TESTDATA, run_cli, shard_lines, without_top_level
+
+SAMPLE = TESTDATA / "sample.warc.gz"
+TRUNCATED = TESTDATA / "broken" / "truncated.warc.gz"
+
+
+def test_process_warc_writes_the_bytes_of_outward_run(outward_bin, tmp_path):
+    cli_dir, py_dir = tmp_path / "cli", tmp_path / "py"
+    cli = run_cli(outward_bin, "run", "--threads", "2", "-o", str(cli_dir), str(SAMPLE))
+    assert cli.returncode == 0, cli.stderr
+    summary = outward.process_warc(SAMPLE, py_dir, threads=1)
+    assert summary["status"] == "complete"
+    assert summary["output"] == str(py_dir / "sample.jsonl.zst")
+    assert (py_dir / "sample.jsonl.zst").read_bytes() == (cli_dir / "sample.jsonl.zst").read_bytes()
+    assert summary["counts"]["written"] == len(shard_lines(py_dir / "sample.jsonl.zst")) > 0
+    assert summary["manifest"]["config_hash"] in (cli_dir / "manifest.jsonl").read_text()
+    assert 0 < summary["nodes_fraction_median"] <= 1
+    # Resume: the manifest entry matches, so the input is not read again, unless forced.
+    assert outward.process_warc(SAMPLE, py_dir)["status"] == "unchanged"
+    assert outward.process_warc(SAMPLE, py_dir, force=True)["status"] == "complete"
+    # Another method is another configuration: processed again.
+    assert outward.process_warc(SAMPLE, py_dir, method="fulltext")["status"] == "complete"
+
+
+def test_process_warc_options_are_checked_and_passed(tmp_path):
+    with pytest.raises(TypeError, match="unexpected keyword argument 'thread'"):
+        outward.process_warc(SAMPLE, tmp_path, thread=1)
+    with pytest.raises(ValueError, match="zstd_level"):
+        outward.process_warc(SAMPLE, tmp_path, zstd_level=40)
+    with pytest.raises(ValueError, match="unknown method"):
+        outward.process_warc(SAMPLE, tmp_path, method="nope")
+    with pytest.raises(TypeError, match="option threads"):
+        outward.process_warc(SAMPLE, tmp_path, threads="two")
+    summary = outward.process_warc(SAMPLE, tmp_path, min_chars=10**9, lang=["en"])
+    assert summary["counts"]["written"] == 0
+    assert summary["counts"]["skipped"].get("too_short", 0) > 0
+
+
+def test_process_warc_names_a_missing_input_and_keeps_a_truncated_ones_records(tmp_path):
+    with pytest.raises(OSError, match="missing.warc.gz"):
+        outward.process_warc(tmp_path / "missing.warc.gz", tmp_path / "out")
+    summary = outward.process_warc(TRUNCATED, tmp_path / "out")
+    assert summary["status"] == "partial"
+    assert summary["counts"]["written"] > 0
+    assert any("truncated" in w for w in summary["warnings"]), summary["warnings"]
+
+
+def test_iter_warc_yields_the_documents_of_outward_run_in_order(outward_bin, tmp_path):
+    cli = run_cli(outward_bin, "run", "-o", str(tmp_path), str(SAMPLE))
+    assert cli.returncode == 0, cli.stderr
+    expected = shard_lines(tmp_path / "sample.jsonl.zst")
+    docs = outward.iter_warc(SAMPLE, threads=2)
+    got = [without_top_level(d) for d in docs]
+    assert got == expected
+    assert docs.summary["status"] == "complete"
+    assert docs.summary["counts"]["written"] == len(expected)
+
+
+def test_iter_warc_can_be_let_go_and_reports_bad_inputs(tmp_path):
+    first = next(iter(outward.iter_warc(SAMPLE)))
+    assert first["text"]
+    gc.collect()  # the pipeline's thread stops once its iterator is gone
+    with pytest.raises(OSError, match="missing.warc"):
+        outward.iter_warc(tmp_path / "missing.warc.gz")
+    docs = outward.iter_warc(TRUNCATED)
+    assert len(list(docs)) > 0
+    assert docs.summary["status"] == "partial"
+    not_warc = tmp_path / "page.warc"
+    shutil.copy(TESTDATA / "pages" / "en_news.html", not_warc)
+    docs = outward.iter_warc(not_warc)
+    assert list(docs) == []
+    assert docs.summary["status"] == "partial"
+
+
+DEV = sorted((SHARED / "data" / "dev").glob("*.warc.gz")) if (SHARED / "data" / "dev").is_dir() else []
+
+
+@pytest.mark.skipif(not DEV, reason="../shared/data/dev is absent")
+def test_iter_warc_on_a_dev_set_matches_outward_run(outward_bin, tmp_path):
+    warc = next(p for p in DEV if p.name.startswith("cleaneval"))
+    cli = run_cli(outward_bin, "run", "-o", str(tmp_path), str(warc))
+    assert cli.returncode == 0, cli.stderr
+    expected = shard_lines(tmp_path / (warc.name.split(".")[0] + ".jsonl.zst"))
+    got = [(d["id"], d["text"]) for d in outward.iter_warc(warc)]
+    assert got == [(d["id"], d["text"]) for d in expected]
+    assert len(got) > 500
