@@ -29,13 +29,16 @@ $(PYENV)/ready: tests/requirements.txt
 	$(PYENV)/bin/python -m pip install --quiet --disable-pip-version-check -r tests/requirements.txt
 	touch $@
 
-## The Python package (python/) into the venv, built as a user builds it: `pip install ./python`
-## (maturin, from the package's pyproject.toml; it shares target/ with cargo).
+## The Python package (python/) into the venv, built and installed as the README's recipe
+## says: `pip install "./python[datatrove]"` (maturin, from the package's pyproject.toml; it
+## shares target/ with cargo; pip rebuilds a local package every time).
 python: pyenv
-	$(PYENV)/bin/python -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps ./python
+	$(PYENV)/bin/python -m pip install --quiet --disable-pip-version-check "./python[datatrove]"
 
 ## The Python package's tests (python/tests, pytest); they compare with the CLI's output.
+## Spark and Ray are installed when pip can (the leading `-`): their tests skip without them.
 python-test: python build
+	-$(PYENV)/bin/python -m pip install --quiet --disable-pip-version-check -r python/tests/requirements-engines.txt
 	$(PYENV)/bin/python -m pytest -q python/tests
 
 lint:
