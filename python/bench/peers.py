@@ -9,9 +9,9 @@ bad bytes) and times, on the same pages in turn: ``outward.extract`` (bytes, and
 per CPU second (process time), so other load on the machine matters less. A peer that is
 not installed is left out with a note.
 
-With ``--datatrove``, also times a DataTrove pipeline (one task: WarcReader → extractor →
-JsonlWriter) with ``OutwardExtractor`` and with DataTrove's ``Trafilatura``, in docs/s of
-wall time.
+With ``--datatrove``, also times DataTrove pipelines (one task, into JsonlWriter): WarcReader
+with ``OutwardExtractor`` and with DataTrove's ``Trafilatura``, and ``OutwardWarcReader``
+alone, in docs/s of wall time.
 """
 
 import argparse
@@ -95,17 +95,22 @@ def bench_datatrove(path):
     from datatrove.pipeline.readers import WarcReader
     from datatrove.pipeline.writers import JsonlWriter
 
-    from outward.datatrove import OutwardExtractor
+    from outward.datatrove import OutwardExtractor, OutwardWarcReader
 
     folder, name = os.path.split(os.path.abspath(path))
-    for label, step in (("OutwardExtractor", OutwardExtractor()), ("Trafilatura", Trafilatura(timeout=10))):
+    variants = (
+        ("WarcReader → OutwardExtractor", lambda: [WarcReader(folder, glob_pattern=name), OutwardExtractor()]),
+        ("WarcReader → Trafilatura", lambda: [WarcReader(folder, glob_pattern=name), Trafilatura(timeout=10)]),
+        ("OutwardWarcReader (threads=1)", lambda: [OutwardWarcReader(folder, glob_pattern=name)]),
+    )
+    for label, steps in variants:
         with tempfile.TemporaryDirectory() as out:
-            pipeline = [WarcReader(folder, glob_pattern=name), step, JsonlWriter(out + "/docs", compression=None)]
+            pipeline = steps() + [JsonlWriter(out + "/docs", compression=None)]
             start = time.perf_counter()
-            stats = LocalPipelineExecutor(pipeline=pipeline, tasks=1, logging_dir=out + "/logs").run()
+            LocalPipelineExecutor(pipeline=pipeline, tasks=1, logging_dir=out + "/logs").run()
             wall = time.perf_counter() - start
             docs = sum(1 for f in os.listdir(out + "/docs") for _ in open(os.path.join(out, "docs", f)))
-            print(f"DataTrove WarcReader → {label} → JsonlWriter: {docs} docs in {wall:.2f} s wall = {docs / wall:.1f} docs/s")
+            print(f"DataTrove {label} → JsonlWriter, one task: {docs} docs in {wall:.2f} s wall = {docs / wall:.1f} docs/s")
 
 
 def main():

@@ -1,6 +1,7 @@
-"""outward as a DataTrove extractor: ``OutwardExtractor``, a drop-in for DataTrove's
-``Trafilatura`` step in a FineWeb-style pipeline (``WarcReader → OutwardExtractor →
-JsonlWriter``).
+"""outward in DataTrove: ``OutwardExtractor``, a drop-in for DataTrove's ``Trafilatura`` step in
+a FineWeb-style pipeline (``WarcReader → OutwardExtractor → JsonlWriter``), and
+``OutwardWarcReader``, which reads and extracts in one step and gives exactly the documents of
+``outward run`` (``OutwardWarcReader → JsonlWriter``).
 
 Install: ``pip install "./python[datatrove]"`` (DataTrove with what its ``WarcReader`` and
 ``JsonlWriter`` import: warcio, faust-cchardet, python-magic, orjson).
@@ -14,15 +15,19 @@ its other extractors do.
 
 from __future__ import annotations
 
-from contextlib import nullcontext
-from typing import Any, Optional
+import os
+import shutil
+import tempfile
+from contextlib import contextmanager, nullcontext
+from typing import Any, Iterator, Optional
 
 from datatrove.data import DocumentsPipeline
 from datatrove.pipeline.extractors.base import BaseExtractor, ExtractorSandbox
+from datatrove.pipeline.readers.base import BaseDiskReader
 from datatrove.utils.logging import logger
 from datatrove.utils.typeshelper import StatHints
 
-from . import Extractor
+from . import Extractor, iter_warc
 
 #: outward's metadata copied into each DataTrove document's metadata (when not None).
 METADATA = (
@@ -129,3 +134,94 @@ class OutwardExtractor(BaseExtractor):
                 self.stat_update(StatHints.forwarded)
                 self.update_doc_stats(doc)
                 yield doc
+
+
+class OutwardWarcReader(BaseDiskReader):
+    """Reads WARC and ARC files (gzip, zstd or plain) with outward's pipeline and yields their
+    extracted documents: the documents of ``outward run`` (records decoded from their bytes
+    with the HTTP header and ``<meta>``; HTTP errors, non-HTML and empty pages skipped),
+    without a separate extractor step.
+
+    Takes ``WarcReader``'s arguments (``data_folder``, ``paths_file``, ``glob_pattern``,
+    ``limit``, ``skip``, …), plus ``threads`` (outward's threads per task; default 1, the
+    executor's tasks give the parallelism), ``metadata`` (add outward's metadata, as
+    :class:`OutwardExtractor` does) and outward's run options (``method``, ``format``,
+    ``min_chars``, ``lang``, ``max_nodes``, ``max_depth``, ``max_record_bytes``, ...). A file
+    that is not on the local disk is copied to a temporary file first.
+    """
+
+    name = "🡸 outward WARC"
+    _requires_dependencies = []
+
+    def __init__(
+        self,
+        data_folder,
+        paths_file=None,
+        limit: int = -1,
+        skip: int = 0,
+        file_progress: bool = False,
+        doc_progress: bool = False,
+        adapter=None,
+        text_key: str = "text",
+        id_key: str = "id",
+        default_metadata: Optional[dict] = None,
+        recursive: bool = True,
+        glob_pattern: Optional[str] = None,
+        shuffle_files: bool = False,
+        threads: int = 1,
+        metadata: bool = True,
+        **options: Any,
+    ):
+        super().__init__(
+            data_folder,
+            paths_file,
+            limit,
+            skip,
+            file_progress,
+            doc_progress,
+            adapter,
+            text_key,
+            id_key,
+            default_metadata,
+            recursive,
+            glob_pattern,
+            shuffle_files,
+        )
+        self.threads = threads
+        self.metadata = metadata
+        self.options = options
+        # Bad options fail when the pipeline is written, not on a worker.
+        Extractor(
+            options.get("method", "reverse"),
+            options.get("format", "text"),
+            options.get("similarity", 0.8),
+            options.get("model"),
+        )
+
+    @contextmanager
+    def _local(self, filepath: str) -> Iterator[str]:
+        from fsspec.implementations.local import LocalFileSystem
+
+        if isinstance(self.data_folder.fs, LocalFileSystem):
+            yield self.data_folder.resolve_paths(filepath)
+            return
+        suffix = "".join(part for part in os.path.basename(filepath).partition(".")[1:])
+        with tempfile.NamedTemporaryFile(suffix=suffix) as local:
+            with self.data_folder.open(filepath, "rb") as remote:
+                shutil.copyfileobj(remote, local, 1 << 20)
+            local.flush()
+            yield local.name
+
+    def read_file(self, filepath: str):
+        with self._local(filepath) as path:
+            for i, doc in enumerate(iter_warc(path, threads=self.threads, **self.options)):
+                with self.track_time():
+                    meta = doc["metadata"]
+                    data = {"text": doc["text"], "id": doc["id"], "url": meta.get("url"), "date": doc.get("created")}
+                    if self.metadata:
+                        for key in METADATA:
+                            if meta.get(key) is not None:
+                                data.setdefault(key, meta[key])
+                    document = self.get_document_from_dict(data, filepath, i)
+                if document:
+                    yield document

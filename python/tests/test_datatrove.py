@@ -19,7 +19,7 @@ from datatrove.executor import LocalPipelineExecutor  # noqa: E402
 from datatrove.pipeline.readers import WarcReader  # noqa: E402
 from datatrove.pipeline.writers import JsonlWriter  # noqa: E402
 
-from outward.datatrove import OutwardExtractor  # noqa: E402
+from outward.datatrove import OutwardExtractor, OutwardWarcReader  # noqa: E402
 
 UTF8_BOTH = {"utf8_valid", "default", "http_header", "meta"}
 
@@ -30,6 +30,10 @@ def run_datatrove(warc, out, **extractor_options):
         OutwardExtractor(**extractor_options),
         JsonlWriter(str(out / "docs"), compression=None),
     ]
+    return run_pipeline(pipeline, out)
+
+
+def run_pipeline(pipeline, out):
     LocalPipelineExecutor(pipeline=pipeline, tasks=1, logging_dir=str(out / "logs")).run()
     docs = {}
     for path in sorted((out / "docs").glob("*.jsonl")):
@@ -94,3 +98,26 @@ def test_the_pipeline_on_a_dev_set(outward_bin, tmp_path):
     assert len(docs) > 600
     same = sum(docs[i]["text"] == expected[i]["text"] for i in docs)
     assert same / len(docs) > 0.85, (same, len(docs))
+
+
+@pytest.mark.parametrize("warc", [TESTDATA / "sample.warc.gz", DEV], ids=["sample", "dev"])
+def test_the_outward_reader_gives_exactly_outward_runs_documents(warc, outward_bin, tmp_path):
+    if not warc.exists():
+        pytest.skip("../shared/data/dev is absent")
+    cli = run_cli(outward_bin, "run", "-o", str(tmp_path / "run"), str(warc))
+    assert cli.returncode == 0, cli.stderr
+    stem = warc.name.split(".")[0]
+    expected = shard_lines(tmp_path / "run" / f"{stem}.jsonl.zst")
+    reader = OutwardWarcReader(str(warc.parent), glob_pattern=warc.name, threads=2)
+    docs = run_pipeline([reader, JsonlWriter(str(tmp_path / "dt" / "docs"), compression=None)], tmp_path / "dt")
+    assert [(i, d["text"]) for i, d in docs.items()] == [(d["id"], d["text"]) for d in expected]
+    first = expected[0]
+    meta = docs[first["id"]]["metadata"]
+    assert meta["url"] == first["metadata"]["url"]
+    assert meta["language"] == first["metadata"]["language"]
+    assert meta["date"] == first["created"]
+
+
+def test_the_outward_reader_checks_its_options():
+    with pytest.raises(ValueError, match="unknown method"):
+        OutwardWarcReader("/tmp", method="nope")
