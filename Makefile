@@ -4,7 +4,7 @@ DEV := ../shared/data/dev
 
 PYENV := target/pyenv
 
-.PHONY: run test lint bench eval build pyenv python python-test fuzz fuzz-smoke fuzz-build stress
+.PHONY: run test lint bench eval build pyenv python-test fuzz fuzz-smoke fuzz-build stress
 
 build:
 	$(CARGO) build --release
@@ -29,17 +29,18 @@ $(PYENV)/ready: tests/requirements.txt
 	$(PYENV)/bin/python -m pip install --quiet --disable-pip-version-check -r tests/requirements.txt
 	touch $@
 
-## The Python package (python/) into the venv, built and installed as the README's recipe
-## says: `pip install "./python[datatrove]"` (maturin, from the package's pyproject.toml; it
-## shares target/ with cargo; pip rebuilds a local package every time).
-python: pyenv
-	$(PYENV)/bin/python -m pip install --quiet --disable-pip-version-check "./python[datatrove]"
-
-## The Python package's tests (python/tests, pytest); they compare with the CLI's output.
-## Spark and Ray are installed when pip can (the leading `-`): their tests skip without them.
-python-test: python build
-	-$(PYENV)/bin/python -m pip install --quiet --disable-pip-version-check -r python/tests/requirements-engines.txt
-	$(PYENV)/bin/python -m pytest -q python/tests
+## The Python package's tests (python/tests, pytest; they compare with the CLI's output), in a
+## fresh venv where the package is installed as the README says (`pip install
+## "./python[datatrove]"`: maturin comes from PyPI, the build shares target/ with cargo), so
+## the recipe's list of packages is tested too. Spark and Ray are installed when pip can (the
+## leading `-`); their tests skip without them.
+PYPKG_ENV := target/pyvenv
+python-test: build
+	rm -rf $(PYPKG_ENV)
+	python3 -m venv $(PYPKG_ENV)
+	$(PYPKG_ENV)/bin/python -m pip install --quiet --disable-pip-version-check "./python[datatrove,test]"
+	-$(PYPKG_ENV)/bin/python -m pip install --quiet --disable-pip-version-check -r python/tests/requirements-engines.txt
+	$(PYPKG_ENV)/bin/python -m pytest -q python/tests
 
 lint:
 	$(CARGO) fmt --all --check
