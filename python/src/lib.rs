@@ -68,11 +68,10 @@ impl Extractor {
                 || match page::extract_bytes(bytes, id.clone(), url, extractor, format) {
                     Ok(doc) => (doc, None),
                     Err(not_html) => {
-                        let source = outward_warc::decode::CharsetSource::Detected;
                         let empty = page::extract_decoded(
                             "",
                             not_html.charset,
-                            source,
+                            not_html.charset_source,
                             id,
                             url,
                             extractor,

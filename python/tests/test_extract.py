@@ -50,6 +50,8 @@ def test_bad_html_never_raises():
     doc = outward.extract(binary)
     assert doc["text"] == ""
     assert "not HTML" in doc["metadata"]["skipped"]
+    utf16 = b"\xff\xfe" + bytes(x for c in binary for x in (c, 0))
+    assert outward.extract(utf16)["metadata"]["charset_source"] == "bom"
     for html in (b"", "", "<", "<div>" * 100_000, b"\xff\xfe\x00<\x00p", "<p>\x00\ud7ff</p>"):
         assert isinstance(outward.extract(html)["text"], str)
 

@@ -15,8 +15,9 @@ use outward_warc::decode::{self, CharsetSource};
 /// Bytes that decode to mostly control characters: not HTML or text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NotHtml {
-    /// The charset they were decoded as.
+    /// The charset they were decoded as, and how it was found.
     pub charset: &'static str,
+    pub charset_source: CharsetSource,
 }
 
 impl std::fmt::Display for NotHtml {
@@ -56,6 +57,7 @@ pub fn extract_bytes(
     if looks_binary(&decoded.html) {
         return Err(NotHtml {
             charset: decoded.charset,
+            charset_source: decoded.charset_source,
         });
     }
     Ok(extract_decoded(
@@ -156,6 +158,16 @@ mod tests {
         let bytes: Vec<u8> = (0..4000u32).map(|i| (i * 7 % 32) as u8).collect();
         let err = extract_bytes(&bytes, "b".into(), None, &*reverse(), Format::Text).unwrap_err();
         assert!(err.to_string().contains("not HTML"), "{err}");
+        // The refusal says how the charset was found (here: the UTF-16 byte order mark).
+        let utf16: Vec<u8> = [0xff, 0xfe]
+            .into_iter()
+            .chain(bytes.iter().flat_map(|&b| [b, 0]))
+            .collect();
+        let err = extract_bytes(&utf16, "b".into(), None, &*reverse(), Format::Text).unwrap_err();
+        assert_eq!(
+            (err.charset, err.charset_source),
+            ("UTF-16LE", CharsetSource::Bom)
+        );
         let doc = extract_text(
             ARTICLE,
             "t".into(),
