@@ -257,19 +257,13 @@ impl MethodArgs {
 
     /// The method's options, with the `--model` file read (its errors reported: exit 2).
     fn options(&self) -> Result<ExtractOptions, ExitCode> {
-        let mut options = ExtractOptions {
-            similarity_threshold: self.similarity,
-            ..ExtractOptions::default()
-        };
-        if let Some(path) = &self.model {
-            outward_learn::model::Model::read_for(&self.method, path)
-                .map_err(|e| {
-                    eprintln!("error: {e}");
-                    ExitCode::from(2)
-                })?
-                .apply(&mut options);
-        }
-        Ok(options)
+        let model = self.model.as_deref();
+        outward_learn::model::Model::method_options(&self.method, self.similarity, model).map_err(
+            |e| {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            },
+        )
     }
 }
 
@@ -478,12 +472,7 @@ fn run(args: RunArgs) -> ExitCode {
     config.filters.max_depth = args.max_depth;
     config.force = args.force;
     config.filters.min_chars = args.min_chars;
-    config.filters.languages = args
-        .lang
-        .iter()
-        .map(|l| l.trim().to_ascii_lowercase())
-        .filter(|l| !l.is_empty())
-        .collect();
+    config.filters.set_languages(&args.lang);
 
     let progress = std::sync::Arc::new(Progress::default());
     let start = Instant::now();

@@ -47,6 +47,13 @@ METADATA = (
 )
 
 
+def outward_metadata(doc: dict) -> dict:
+    """The fields of :data:`METADATA` an outward document has (not None), to join a
+    DataTrove document's metadata, where its own fields win."""
+    meta = doc["metadata"]
+    return {key: meta[key] for key in METADATA if meta.get(key) is not None}
+
+
 class OutwardExtractor(BaseExtractor):
     """outward's main-text extraction as a DataTrove pipeline step.
 
@@ -126,11 +133,8 @@ class OutwardExtractor(BaseExtractor):
                     self.stat_update(StatHints.dropped)
                     continue
                 if self.metadata:
-                    meta = out["metadata"]
-                    for key in METADATA:
-                        value = meta.get(key)
-                        if value is not None:
-                            doc.metadata.setdefault(key, value)
+                    for key, value in outward_metadata(out).items():
+                        doc.metadata.setdefault(key, value)
                 self.stat_update(StatHints.forwarded)
                 self.update_doc_stats(doc)
                 yield doc
@@ -219,9 +223,8 @@ class OutwardWarcReader(BaseDiskReader):
                     meta = doc["metadata"]
                     data = {"text": doc["text"], "id": doc["id"], "url": meta.get("url"), "date": doc.get("created")}
                     if self.metadata:
-                        for key in METADATA:
-                            if meta.get(key) is not None:
-                                data.setdefault(key, meta[key])
+                        for key, value in outward_metadata(doc).items():
+                            data.setdefault(key, value)
                     document = self.get_document_from_dict(data, filepath, i)
                 if document:
                     yield document

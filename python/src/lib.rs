@@ -13,13 +13,15 @@ use outward_core::{ExtractOptions, Format, methods};
 use outward_output::document::Document;
 use outward_pipeline::page;
 use outward_pipeline::pipeline::{
-    self, DocSink, Event, InputOutcome, Progress, Reporter, RunConfig, SiteSource,
+    self, DocSink, Event, FractionHistogram, InputOutcome, Progress, Reporter, RunConfig,
+    SiteSource,
 };
+use outward_warc::counts::Counts;
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 /// One method, its options and text format, built once and used for many pages.
@@ -68,15 +70,7 @@ impl Extractor {
                 || match page::extract_bytes(bytes, id.clone(), url, extractor, format) {
                     Ok(doc) => (doc, None),
                     Err(not_html) => {
-                        let empty = page::extract_decoded(
-                            "",
-                            not_html.charset,
-                            not_html.charset_source,
-                            id,
-                            url,
-                            extractor,
-                            format,
-                        );
+                        let empty = not_html.empty_document(id, url, extractor, format);
                         (empty, Some(not_html.to_string()))
                     }
                 },
@@ -127,16 +121,8 @@ fn extract_options(
             "similarity must be between 0 and 1, not {similarity}"
         )));
     }
-    let mut options = ExtractOptions {
-        similarity_threshold: similarity,
-        ..ExtractOptions::default()
-    };
-    if let Some(path) = model {
-        outward_learn::model::Model::read_for(method, path)
-            .map_err(value_error)?
-            .apply(&mut options);
-    }
-    Ok(options)
+    outward_learn::model::Model::method_options(method, similarity, model.map(PathBuf::as_path))
+        .map_err(value_error)
 }
 
 fn text_format(name: &str) -> PyResult<Format> {
@@ -250,11 +236,7 @@ fn run_config(
                 PyTypeError::new_err("option lang: a comma-separated str or a list of str")
             })?,
         };
-        config.filters.languages = codes
-            .iter()
-            .map(|l| l.trim().to_ascii_lowercase())
-            .filter(|l| !l.is_empty())
-            .collect();
+        config.filters.set_languages(&codes);
     }
     config.force = get::<bool>(options, "force")?.unwrap_or(false);
     let site_memory = get::<bool>(options, "site_memory")?.unwrap_or(false);
@@ -324,18 +306,36 @@ fn process_warc_json(
             return Err(PyOSError::new_err(format!("{}: {e}", path.display())));
         }
     };
-    let quantile = |q| fractions.as_ref().and_then(|f| f.quantile(q));
-    let summary = serde_json::json!({
-        "input": path.to_string_lossy(),
+    let mut summary = input_summary(
+        &path,
+        &status,
+        &entry.counts,
+        fractions.as_ref(),
+        collected.take(),
+    );
+    summary["output"] = output_dir.join(&entry.output).to_string_lossy().into();
+    summary["manifest"] = serde_json::json!(entry);
+    Ok(summary.to_string())
+}
+
+/// What `process_warc` and `iter_warc` both say of one input: its status, counts, node
+/// fractions (none for an input not read again) and the pipeline's warnings.
+fn input_summary(
+    input: &Path,
+    status: &str,
+    counts: &Counts,
+    fractions: Option<&FractionHistogram>,
+    warnings: Vec<String>,
+) -> serde_json::Value {
+    let quantile = |q| fractions.and_then(|f| f.quantile(q));
+    serde_json::json!({
+        "input": input.to_string_lossy(),
         "status": status,
-        "output": output_dir.join(&entry.output).to_string_lossy(),
-        "counts": entry.counts,
+        "counts": counts,
         "nodes_fraction_median": quantile(0.5),
         "nodes_fraction_p90": quantile(0.9),
-        "manifest": entry,
-        "warnings": collected.take(),
-    });
-    Ok(summary.to_string())
+        "warnings": warnings,
+    })
 }
 
 /// What the pipeline's thread sends to the iterator: a document's JSON, or the end.
@@ -435,18 +435,14 @@ fn iter_warc_json(path: PathBuf, options: Option<&Bound<'_, PyDict>>) -> PyResul
             );
             let end = result
                 .map(|r| {
-                    let status = match &r.status {
-                        outward_warc::reader::FileStatus::Complete => "complete",
-                        _ => "partial",
-                    };
-                    serde_json::json!({
-                        "input": input.to_string_lossy(),
-                        "status": status,
-                        "counts": r.counts,
-                        "nodes_fraction_median": r.fractions.quantile(0.5),
-                        "nodes_fraction_p90": r.fractions.quantile(0.9),
-                        "warnings": collected.take(),
-                    })
+                    let warnings = collected.take();
+                    input_summary(
+                        &input,
+                        r.status.name(),
+                        &r.counts,
+                        Some(&r.fractions),
+                        warnings,
+                    )
                     .to_string()
                 })
                 .map_err(|e| e.to_string());

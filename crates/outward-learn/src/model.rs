@@ -114,6 +114,23 @@ impl Model {
         Model::from_bytes(kind, &bytes).map_err(|e| format!("{}: {e}", path.display()))
     }
 
+    /// The options of `method` as a front end takes them: `similarity` (paper's tree-similarity
+    /// threshold) and, when given, the model file at `model`, read for the method.
+    pub fn method_options(
+        method: &str,
+        similarity: f64,
+        model: Option<&std::path::Path>,
+    ) -> Result<ExtractOptions, String> {
+        let mut options = ExtractOptions {
+            similarity_threshold: similarity,
+            ..ExtractOptions::default()
+        };
+        if let Some(path) = model {
+            Model::read_for(method, path)?.apply(&mut options);
+        }
+        Ok(options)
+    }
+
     pub fn to_bytes(&self) -> Vec<u8> {
         match self {
             Model::Svm(m) => m.to_bytes(),

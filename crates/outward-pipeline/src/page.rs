@@ -32,9 +32,32 @@ impl std::fmt::Display for NotHtml {
 
 impl std::error::Error for NotHtml {}
 
+impl NotHtml {
+    /// The empty document of the refused bytes (no text, no page metadata), with the charset
+    /// they were decoded as: what a caller that never fails (Python) returns for them.
+    pub fn empty_document(
+        &self,
+        id: String,
+        url: Option<&str>,
+        extractor: &dyn Extractor,
+        format: Format,
+    ) -> Document {
+        let page = (Extraction::default(), PageMeta::default());
+        build(
+            page,
+            self.charset,
+            self.charset_source,
+            id,
+            url,
+            extractor,
+            format,
+        )
+    }
+}
+
 /// True when decoded text is not text: among its first 8,192 characters, more than one in
 /// twenty is a control character (other than tab, CR, LF, form feed) or U+FFFD.
-pub fn looks_binary(text: &str) -> bool {
+fn looks_binary(text: &str) -> bool {
     let (mut seen, mut bad) = (0usize, 0usize);
     for c in text.chars().take(8192) {
         seen += 1;
@@ -92,9 +115,8 @@ pub fn extract_text(
     )
 }
 
-/// Extracts decoded text whose charset the caller found (or, for bytes refused as
-/// [`NotHtml`], extracts `""` to give their empty document with its charset).
-pub fn extract_decoded(
+/// Extracts decoded text whose charset the caller found.
+fn extract_decoded(
     html: &str,
     charset: &'static str,
     charset_source: CharsetSource,
@@ -109,8 +131,20 @@ pub fn extract_decoded(
         let meta = PageMeta::read(html, url, || h1_text(page.visible()));
         (extraction, meta)
     }));
-    let (extraction, meta) =
-        extracted.unwrap_or_else(|_| (Extraction::default(), PageMeta::default()));
+    let page = extracted.unwrap_or_else(|_| (Extraction::default(), PageMeta::default()));
+    build(page, charset, charset_source, id, url, extractor, format)
+}
+
+/// The document of a page's extraction and metadata, with what is known of its bytes.
+fn build(
+    (extraction, meta): (Extraction, PageMeta),
+    charset: &'static str,
+    charset_source: CharsetSource,
+    id: String,
+    url: Option<&str>,
+    extractor: &dyn Extractor,
+    format: Format,
+) -> Document {
     let provenance = Provenance {
         charset,
         charset_source: charset_source.as_str(),

@@ -232,6 +232,16 @@ pub struct DocFilters {
 }
 
 impl DocFilters {
+    /// Keeps only documents in these languages, given as a user writes them: each code is
+    /// trimmed and lowercased, and empty ones are dropped.
+    pub fn set_languages<S: AsRef<str>>(&mut self, codes: impl IntoIterator<Item = S>) {
+        self.languages = codes
+            .into_iter()
+            .map(|l| l.as_ref().trim().to_ascii_lowercase())
+            .filter(|l| !l.is_empty())
+            .collect();
+    }
+
     /// Why a page the cleaner measured as `cleaned` is over a budget, if it is.
     pub fn over_budget(&self, cleaned: &Cleaned) -> Option<String> {
         if self.max_nodes > 0 && cleaned.nodes_total > self.max_nodes {
@@ -1331,9 +1341,10 @@ fn run_input(input: &Path, shared: &RunShared) -> InputOutcome {
         Ok(info) => info,
         Err(e) => return InputOutcome::Failed(format!("cannot finish output: {e}")),
     };
-    let (status, error, error_offset) = match &result.status {
-        FileStatus::Complete => ("complete", None, None),
-        FileStatus::Partial { offset, error } => ("partial", Some(error.clone()), Some(*offset)),
+    let status = result.status.name();
+    let (error, error_offset) = match &result.status {
+        FileStatus::Complete => (None, None),
+        FileStatus::Partial { offset, error } => (Some(error.clone()), Some(*offset)),
     };
     if let Some(err) = &error {
         shared

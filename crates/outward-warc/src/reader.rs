@@ -106,6 +106,16 @@ pub enum FileStatus {
     },
 }
 
+impl FileStatus {
+    /// `complete` or `partial`, as the manifest and the summaries name it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            FileStatus::Complete => "complete",
+            FileStatus::Partial { .. } => "partial",
+        }
+    }
+}
+
 /// Reads one input file, WARC or ARC, as [`ReadItem`]s (see the module docs).
 pub struct WarcReader {
     inner: Inner,
