@@ -28,11 +28,16 @@
 //!      menus are pruned (its items are links);
 //!    - join: when R holds under half of the page's good text and another seed's region
 //!      scores ≥ 0.3 of R's (a question and its answers), R becomes their smallest common
-//!      ancestor unless that holds more bad than good text.
+//!      ancestor unless that holds more bad than good text;
+//!    - siblings: when R is paragraph-level (a `p`, a heading, inline text) and holds under
+//!      half of the page's good text, R's parent is built and R grows to the run of its
+//!      siblings with the most net good text (a maximum subarray through R): an article
+//!      whose paragraphs sit beside a comment section longer than the article.
 //! 4. Build the tree with the reverse-order partial parser only for R (and the spine up to
-//!    it); emit R with the page's `<h1>` first when it sits above R, pruning block elements
-//!    inside R that are boilerplate-hinted or link lists (seed 000 rules 1-2; menus only, in
-//!    a listing), never an ancestor of the seed.
+//!    it; for the sibling guard, R's parent); emit R (or its run of siblings) with the
+//!    page's `<h1>` first when it sits above R, pruning block elements inside R that are
+//!    boilerplate-hinted or link lists (seed 000 rules 1-2; menus only, in a listing), never
+//!    an ancestor of the seed.
 //!
 //! 5. `reverse-stage` only: the learned stage ([`super::stage`]) judges the elements the
 //!    rules keep inside R (blocks and unknown elements with text, not holding the seed) top
@@ -45,14 +50,14 @@
 //!    magic_html +0.016, dragnet +0.012), no set's F1 down by more than 0.0006. Not the
 //!    default: the bar is +0.005.
 //!
-//! Invariants: only R's subtree (plus the spine) is ever built;
-//! nodes_parsed ≤ nodes_total; never panics.
+//! Invariants: only R's subtree (plus the spine; R's parent's for the sibling guard) is
+//! ever built; nodes_parsed ≤ nodes_total; never panics.
 
 use crate::html::clean::{BlockStats, Cleaned, NO_BOILER};
 use crate::html::climb::RangeClimber;
 use crate::html::partial::PartialParse;
 use crate::html::tags::Tag;
-use crate::html::tree::{F_BOILER, F_GOOD, Kind};
+use crate::html::tree::{F_BOILER, F_GOOD, Kind, Tree};
 use crate::methods::stage::{
     FEATURES as STAGE_FEATURES, StageModel, heading_words, tag_word_groups,
 };
@@ -576,6 +581,51 @@ impl Reverse {
     }
 }
 
+/// The sibling guard applies when R holds less than this share of the page's good text.
+const SIBLING_MAX_SHARE: f64 = 0.5;
+
+/// A paragraph-level element: text, inline markup, a paragraph, a heading, a quotation or
+/// preformatted text — not a container whose siblings may be other posts of a thread.
+fn is_paragraph(tag: Tag) -> bool {
+    !tag.is_block() || tag.is_heading() || matches!(tag, Tag::P | Tag::Blockquote | Tag::Pre)
+}
+
+impl Reverse {
+    /// Recall guard for an article whose paragraphs are R's siblings beside a big bad one
+    /// (paragraphs directly in `div#content` next to a comment section: the parent scores
+    /// below R, so the climb stopped at one paragraph). Among the children of R's parent `p`,
+    /// the contiguous run through R with the highest net score (good − α·bad per child: a
+    /// maximum subarray through R), in page order; `[r]` when no sibling adds to it.
+    /// Only for a paragraph-level R: a container's siblings are as often the other posts of
+    /// a thread, which the datasets do not agree are main text.
+    fn sibling_run(&self, tree: &Tree, scores: &BlockScores, p: u32, r: u32) -> Vec<u32> {
+        let children: Vec<u32> = tree.children(p).collect();
+        let Some(k) = children.iter().position(|&c| c == r) else {
+            return vec![r];
+        };
+        let value = |id: u32| {
+            let n = tree.node(id);
+            let t = scores.range(n.start, n.end);
+            t.good - self.bad_weight * t.bad
+        };
+        // The end of the run on one side: where the running sum from R peaks (R if never > 0).
+        let best_end = |side: &mut dyn Iterator<Item = usize>| {
+            let (mut sum, mut best, mut at) = (0.0, 0.0, k);
+            for j in side {
+                sum += value(children[j]);
+                if sum > best {
+                    best = sum;
+                    at = j;
+                }
+            }
+            at
+        };
+        let hi = best_end(&mut (k + 1..children.len()));
+        let lo = best_end(&mut (0..k).rev());
+        children[lo..=hi].to_vec()
+    }
+}
+
 impl Extractor for Reverse {
     fn name(&self) -> &'static str {
         if self.stage.is_some() {
@@ -731,6 +781,18 @@ impl Reverse {
             };
         };
         let r = pp.complete_level(best_level).unwrap_or(first);
+        // Sibling guard: a paragraph-level R whose article continues in its siblings.
+        let r_node = pp.tree.node(r);
+        let r_share = scores.range(r_node.start, r_node.end).good
+            / scores.good.last().copied().unwrap_or(0.0).max(1.0);
+        let roots = if listing || r_share >= SIBLING_MAX_SHARE || !is_paragraph(r_node.tag) {
+            vec![r]
+        } else {
+            match pp.complete_level(best_level + 1) {
+                Some(p) if p != r => self.sibling_run(&pp.tree, &scores, p, r),
+                _ => vec![r],
+            }
+        };
 
         // Prune link lists and boilerplate inside R (never an ancestor of the seed).
         let tree = &pp.tree;
@@ -784,7 +846,7 @@ impl Reverse {
             let Some(inputs) = &inputs else {
                 return false;
             };
-            if !inputs.has_text(id) {
+            if !inputs.judges(id) {
                 return false;
             }
             match &mode {
@@ -806,9 +868,8 @@ impl Reverse {
         };
         let mut sink = TextSink::default();
         // The headline usually sits just above the article body: keep it.
-        let rn = tree.node(r);
         if let Some((hs, he)) = cleaned.h1
-            && he <= rn.start
+            && he <= tree.node(roots[0]).start
         {
             let headline = crate::text::page_title::flat_text(buf, hs as usize, he as usize);
             if !headline.is_empty() {
@@ -817,7 +878,9 @@ impl Reverse {
                 sink.close_block(Tag::H1);
             }
         }
-        emit_subtree(tree, buf, r, &mut sink, &mut skip);
+        for &root in &roots {
+            emit_subtree(tree, buf, root, &mut sink, &mut skip);
+        }
         if let (StageMode::Collect(out), Some(inputs)) = (mode, &inputs) {
             for &id in &collected {
                 let mut own = TextSink::default();
@@ -948,9 +1011,14 @@ impl<'a> StageInputs<'a> {
         }
     }
 
-    /// Whether element `id` holds text (an element without text changes no output).
-    fn has_text(&self, id: u32) -> bool {
+    /// Whether the stage judges element `id`: it lies in R (the siblings the sibling guard
+    /// adds are the rules' alone) and holds text (an element without text changes no output).
+    fn judges(&self, id: u32) -> bool {
         let n = self.tree.node(id);
+        let r = self.tree.node(self.r);
+        if n.start < r.start || n.end > r.end {
+            return false;
+        }
         let (lo, hi) = self.scores.block_span(n.start, n.end);
         hi > lo && self.scores.weight[hi] > self.scores.weight[lo]
     }
@@ -1222,6 +1290,72 @@ mod tests {
             }
         }
         assert!(!text.contains("Related question number"), "{text}");
+    }
+
+    /// trekmovie.com/2012/10/26/save-the-bridge (dragnet): the article's paragraphs sit
+    /// directly in `div#content` beside a comment section longer than the article, so the
+    /// parent scores below one paragraph and the climb kept one paragraph of six.
+    #[test]
+    fn paragraphs_beside_a_comment_section_are_all_kept() {
+        let paragraphs: String = (0..6)
+            .map(|k| {
+                format!(
+                    "<p>Story paragraph {k}: the studio lot kept the old bridge set in a \
+                     warehouse, and the fans raised the money to move it across the country.</p>"
+                )
+            })
+            .collect();
+        let comments: String = (0..30)
+            .map(|k| {
+                format!(
+                    "<div class=\"comment-body\"><p>Reader comment {k}: what a great story, \
+                     I drove past that warehouse for years and never knew it was there.</p></div>"
+                )
+            })
+            .collect();
+        let html = format!(
+            "<html><body><div id=\"content\"><h1>Save the bridge</h1>{paragraphs}\
+             <div id=\"comments\">{comments}</div></div>\
+             <div class=\"about\"><p>About this site: news for fans since 2006, written by \
+             volunteers.</p></div></body></html>"
+        );
+        let text = Reverse::default().extract_html(&html).text().to_string();
+        for k in 0..6 {
+            assert!(text.contains(&format!("Story paragraph {k}:")), "{text}");
+        }
+        assert!(!text.contains("Reader comment"), "{text}");
+        assert!(!text.contains("About this site"), "{text}");
+    }
+
+    /// The sibling guard is for paragraphs: when R is a post (a container), the posts beside
+    /// it are not added (the datasets disagree on whether a thread's other posts are main
+    /// text).
+    #[test]
+    fn the_posts_beside_a_post_are_not_added_by_the_sibling_guard() {
+        let post = |who: &str, n: usize| -> String {
+            let body: String = (0..n)
+                .map(|k| {
+                    format!(
+                        "<p>{who} paragraph {k}: the residential supply is split into two \
+                         phases, and each circuit in the house takes one of them.</p>"
+                    )
+                })
+                .collect();
+            format!("<div class=\"entry\">{body}</div>")
+        };
+        let menu: String = (0..40)
+            .map(|k| format!("<p>Forum rule number {k} says to be kind to other posters.</p>"))
+            .collect();
+        let html = format!(
+            "<html><body><div class=\"wrap\">{}{}<nav>{menu}</nav></div>\
+             <div class=\"box\">{}</div></body></html>",
+            post("First post", 3),
+            post("Reply", 2),
+            post("Unrelated", 3),
+        );
+        let text = Reverse::default().extract_html(&html).text().to_string();
+        assert!(text.contains("First post paragraph 2"), "{text}");
+        assert!(!text.contains("Reply paragraph"), "{text}");
     }
 
     /// A Wikipedia article in the shape of an.wikipedia.org/wiki/Escopete (CC-MAIN-2024-22):

@@ -360,6 +360,26 @@ mod tests {
         );
     }
 
+    /// coryd.dev/posts/2021/a-brief-intro-to-git (wcxb): highlighted code marks its comments
+    /// `<span class="hljs-comment">`, which made the whole code block a comment section
+    /// (hard boilerplate) and cut the article there. Inside `<pre>` class words are code's.
+    #[test]
+    fn class_words_inside_preformatted_text_are_not_hints() {
+        let c = clean(
+            b"<p>Start with these:</p><pre><code><span class=\"hljs-comment\"># clone\
+              </span>\ngit clone url</code></pre><div class=\"comments\"><p>Nice.</p></div>",
+            CleanOptions::default(),
+        );
+        // Only the comment section after the code is hinted.
+        assert_eq!(c.boiler_ranges.len(), 1);
+        let hinted = &c.buf[c.boiler_ranges[0].start as usize..c.boiler_ranges[0].end as usize];
+        assert!(
+            hinted.starts_with(b"<div"),
+            "{}",
+            String::from_utf8_lossy(hinted)
+        );
+    }
+
     #[test]
     fn noscript_dropped_or_kept() {
         assert_eq!(cleaned("<noscript><p>x</p></noscript>y"), "y");

@@ -179,7 +179,10 @@ impl Cleaner<'_> {
         }
         let key = count_key(tag, &self.names[name_off as usize..]);
         let emitted = self.suppress == 0 && !removed;
-        let hints = if emitted && !matches!(tag, Tag::Html | Tag::Body) {
+        // Class words inside preformatted text mark code tokens (`hljs-comment`), not page
+        // parts (Readability skips them inside code too).
+        let in_pre = self.open_counts[Tag::Pre as usize] > 0;
+        let hints = if emitted && !in_pre && !matches!(tag, Tag::Html | Tag::Body) {
             class_hints(attrs)
         } else {
             Hints::default()
