@@ -1,20 +1,26 @@
 //! Range climbing without a tree: from the byte range of a complete element of a cleaned
 //! (balanced) buffer, find the range of each enclosing element in turn by counting tag depth
-//! with the reverse and forward tokenizers. No node is built: the methods score candidate
-//! ancestors from flat per-block statistics over these ranges and build the tree only for
-//! the ancestor they keep.
+//! backwards and forwards. No node is built: the methods score candidate ancestors from flat
+//! per-block statistics over these ranges and build the tree only for the ancestor they keep.
 //!
-//! Invariants: each byte is tokenized at most once over all calls (the tokenizers continue
-//! where they stopped); ranges only grow; O(1) memory.
+//! In a cleaned buffer every `<` starts a tag (text holds `&lt;`), so depth counting visits
+//! only the `<` bytes (one `memchr` step each) and reads the byte after each: `/` for an end
+//! tag, a void start tag (`br`, `hr`) changes no depth. Text and the rest of each tag are
+//! never tokenized.
+//!
+//! Invariants: each byte is scanned at most once over all calls (the scans continue where
+//! they stopped); ranges only grow; O(1) memory; total on any bytes (on a buffer that is not
+//! cleaned the ranges may be wrong, never a panic).
 
-use crate::html::tokenize::forward::ForwardTokenizer;
-use crate::html::tokenize::reverse::ReverseTokenizer;
-use crate::html::tokenize::{TokenKind, parse_tag};
+use crate::html::tokenize::is_void_start;
+use memchr::{memchr, memrchr};
 
 pub struct RangeClimber<'a> {
     buf: &'a [u8],
-    back: ReverseTokenizer<'a>,
-    fwd: ForwardTokenizer<'a>,
+    /// Backward scan: the next `<` looked for lies before this position.
+    back: usize,
+    /// Forward scan: the next `<` looked for lies at or after this position.
+    fwd: usize,
     start: usize,
     end: usize,
 }
@@ -26,14 +32,14 @@ impl<'a> RangeClimber<'a> {
         let start = start.min(end);
         RangeClimber {
             buf,
-            back: ReverseTokenizer::new(buf, start),
-            fwd: ForwardTokenizer::new(buf, end),
+            back: start,
+            fwd: end,
             start,
             end,
         }
     }
 
-    /// Bytes tokenized so far (the current range).
+    /// Bytes scanned so far (the current range).
     pub fn bytes_touched(&self) -> u64 {
         (self.end - self.start) as u64
     }
@@ -44,40 +50,35 @@ impl<'a> RangeClimber<'a> {
         // Backward: the first start tag without a pending end tag.
         let mut depth = 0usize;
         let start = loop {
-            let tok = self.back.next()?;
-            match tok.kind {
-                TokenKind::Text => {}
-                TokenKind::EndTag => depth += 1,
-                TokenKind::StartTag => {
-                    if parse_tag(buf, tok).tag.is_void() {
-                        continue;
-                    }
-                    if depth == 0 {
-                        break tok.start as usize;
-                    }
-                    depth -= 1;
+            let lt = memrchr(b'<', &buf[..self.back])?;
+            self.back = lt;
+            if buf.get(lt + 1) == Some(&b'/') {
+                depth += 1;
+            } else if !is_void_start(buf, lt) {
+                if depth == 0 {
+                    break lt;
                 }
+                depth -= 1;
             }
         };
-        // Forward: the first end tag without an open start tag.
+        // Forward: the first end tag without an open start tag; the range ends after its `>`.
         depth = 0;
         let end = loop {
-            let Some(tok) = self.fwd.next() else {
+            let Some(at) = memchr(b'<', &buf[self.fwd..]) else {
+                self.fwd = buf.len();
                 break buf.len();
             };
-            match tok.kind {
-                TokenKind::Text => {}
-                TokenKind::StartTag => {
-                    if !parse_tag(buf, tok).tag.is_void() {
-                        depth += 1;
-                    }
+            let lt = self.fwd + at;
+            self.fwd = lt + 1;
+            if buf.get(lt + 1) == Some(&b'/') {
+                if depth == 0 {
+                    let end = memchr(b'>', &buf[lt..]).map_or(buf.len(), |gt| lt + gt + 1);
+                    self.fwd = end;
+                    break end;
                 }
-                TokenKind::EndTag => {
-                    if depth == 0 {
-                        break tok.end as usize;
-                    }
-                    depth -= 1;
-                }
+                depth -= 1;
+            } else if !is_void_start(buf, lt) {
+                depth += 1;
             }
         };
         self.start = start;

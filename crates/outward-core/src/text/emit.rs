@@ -53,7 +53,11 @@ impl TextSink {
 
     /// Append raw (entity-encoded) text.
     pub fn push_raw(&mut self, raw: &[u8]) {
-        let s = String::from_utf8_lossy(raw);
+        // `from_utf8` checks ASCII a word at a time; the lossy decoder only when it must.
+        let s = match std::str::from_utf8(raw) {
+            Ok(valid) => std::borrow::Cow::Borrowed(valid),
+            Err(_) => String::from_utf8_lossy(raw),
+        };
         if memchr::memchr(b'&', raw).is_none() {
             // No entity: no decoded copy.
             self.push_decoded(&s);
@@ -68,7 +72,18 @@ impl TextSink {
 
     /// Append already decoded text.
     pub fn push_decoded(&mut self, text: &str) {
-        for ch in text.chars() {
+        let mut rest = text;
+        loop {
+            // A run of visible ASCII is copied at once.
+            let run = rest
+                .bytes()
+                .position(|b| !b.is_ascii_graphic())
+                .unwrap_or(rest.len());
+            self.line.push_str(&rest[..run]);
+            rest = &rest[run..];
+            let Some(ch) = rest.chars().next() else {
+                return;
+            };
             if ch.is_whitespace() {
                 if !self.line.is_empty() && !self.line.ends_with(' ') {
                     self.line.push(' ');
@@ -76,6 +91,7 @@ impl TextSink {
             } else {
                 self.line.push(ch);
             }
+            rest = &rest[ch.len_utf8()..];
         }
     }
 

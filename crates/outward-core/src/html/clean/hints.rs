@@ -1,5 +1,5 @@
-//! Boilerplate and content hints: class/id words (Readability's lists, bucketed by first
-//! byte), ARIA roles, `itemprop=articleBody`, and inline styles that hide an element.
+//! Boilerplate and content hints: class/id words (Readability's lists, found by one hash
+//! probe of each position's first four bytes), ARIA roles, `itemprop=articleBody`, and inline styles that hide an element.
 //!
 //! Invariants: pure functions of attribute values; values are looked at up to a fixed
 //! length, so a hostile attribute costs linear time.
@@ -21,99 +21,138 @@ pub(super) const STRONG: u8 = 8;
 /// dialogs (`fides-consent-content`, `cookie-banner-content`) are never the article.
 pub(super) const PRIVACY: u8 = 16;
 
-/// Class/id substrings (lowercase) and their hints, bucketed by first byte so a scan tries
-/// only a few words per position. Boilerplate words follow Readability's "unlikely" list.
-#[inline]
-pub(super) fn hint_words(first: u8) -> &'static [(&'static [u8], u8)] {
-    match first {
-        b'a' => &[(b"advert", BOILER), (b"article", MAYBE | GOOD)],
-        b'b' => &[
-            (b"breadcrumb", BOILER),
-            (b"banner", BOILER),
-            (b"body", MAYBE | GOOD),
-        ],
-        b'c' => &[
-            (b"comment", BOILER | STRONG),
-            (b"cookie", BOILER | STRONG | PRIVACY),
-            (b"consent", BOILER | STRONG | PRIVACY),
-            (b"combx", BOILER),
-            (b"community", BOILER),
-            (b"copyright", BOILER),
-            (b"column", MAYBE),
-            (b"content", MAYBE | GOOD),
-        ],
-        b'd' => &[(b"disqus", BOILER | STRONG)],
-        b'e' => &[(b"entry", GOOD)],
-        b'f' => &[(b"footer", BOILER)],
-        b'g' => &[(b"gdpr", BOILER)],
-        b'm' => &[
-            (b"menu", BOILER),
-            (b"masthead", BOILER),
-            (b"main", MAYBE | GOOD),
-        ],
-        b'n' => &[
-            (b"newsletter", BOILER),
-            (b"navbar", BOILER),
-            (b"navigation", BOILER),
-        ],
-        b'o' => &[
-            (b"outbrain", BOILER),
-            (b"onetrust", BOILER | STRONG | PRIVACY),
-        ],
-        b'p' => &[
-            (b"popup", BOILER),
-            (b"pagination", BOILER),
-            (b"pager", BOILER),
-            (b"promo", BOILER),
-            (b"post", GOOD),
-        ],
-        b'r' => &[
-            (b"related", BOILER),
-            (b"recommend", BOILER),
-            (b"remark", BOILER | STRONG),
-            (b"replies", BOILER | STRONG),
-        ],
-        b's' => &[
-            (b"sidebar", BOILER),
-            (b"share", BOILER),
-            (b"sharing", BOILER),
-            (b"social", BOILER),
-            (b"sponsor", BOILER),
-            (b"subscribe", BOILER),
-            (b"shoutbox", BOILER),
-            (b"skyscraper", BOILER),
-            (b"shadow", MAYBE),
-            (b"story", GOOD),
-        ],
-        b't' => &[(b"toolbar", BOILER), (b"taboola", BOILER), (b"text", GOOD)],
-        _ => &[],
-    }
+/// Class/id substrings (lowercase letters, at least 4) and their hints. Boilerplate words
+/// follow Readability's "unlikely" list.
+const HINT_WORDS: [(&[u8], u8); 47] = [
+    (b"advert", BOILER),
+    (b"article", MAYBE | GOOD),
+    (b"breadcrumb", BOILER),
+    (b"banner", BOILER),
+    (b"body", MAYBE | GOOD),
+    (b"comment", BOILER | STRONG),
+    (b"cookie", BOILER | STRONG | PRIVACY),
+    (b"consent", BOILER | STRONG | PRIVACY),
+    (b"combx", BOILER),
+    (b"community", BOILER),
+    (b"copyright", BOILER),
+    (b"column", MAYBE),
+    (b"content", MAYBE | GOOD),
+    (b"disqus", BOILER | STRONG),
+    (b"entry", GOOD),
+    (b"footer", BOILER),
+    (b"gdpr", BOILER),
+    (b"menu", BOILER),
+    (b"masthead", BOILER),
+    (b"main", MAYBE | GOOD),
+    (b"newsletter", BOILER),
+    (b"navbar", BOILER),
+    (b"navigation", BOILER),
+    (b"outbrain", BOILER),
+    (b"onetrust", BOILER | STRONG | PRIVACY),
+    (b"popup", BOILER),
+    (b"pagination", BOILER),
+    (b"pager", BOILER),
+    (b"promo", BOILER),
+    (b"post", GOOD),
+    (b"related", BOILER),
+    (b"recommend", BOILER),
+    (b"remark", BOILER | STRONG),
+    (b"replies", BOILER | STRONG),
+    (b"sidebar", BOILER),
+    (b"share", BOILER),
+    (b"sharing", BOILER),
+    (b"social", BOILER),
+    (b"sponsor", BOILER),
+    (b"subscribe", BOILER),
+    (b"shoutbox", BOILER),
+    (b"skyscraper", BOILER),
+    (b"shadow", MAYBE),
+    (b"story", GOOD),
+    (b"toolbar", BOILER),
+    (b"taboola", BOILER),
+    (b"text", GOOD),
+];
+
+/// The first four bytes of a word, as one number.
+const fn head_of(word: &[u8]) -> u32 {
+    u32::from_le_bytes([word[0], word[1], word[2], word[3]])
 }
 
-/// Hint bits of one class or id value.
+/// ASCII letters of a 4-byte head, lowercased at once; other bytes stay non-letters, so a
+/// match with a word's (all-letter) head is a case-insensitive match.
+const LOWER_4: u32 = 0x2020_2020;
+
+/// The slot of a 4-byte head in [`HINT_SLOTS`] (multiplicative hashing, top 8 bits).
+const fn slot_of(head: u32) -> usize {
+    (head.wrapping_mul(0x9E37_79B1) >> 24) as usize
+}
+
+/// Per hash slot of a head, up to two `HINT_WORDS` indices plus one (0: empty). Built at
+/// compile time; a third word in one slot fails the build.
+static HINT_SLOTS: [[u8; 2]; 256] = {
+    let mut slots = [[0u8; 2]; 256];
+    let mut k = 0;
+    while k < HINT_WORDS.len() {
+        let word = HINT_WORDS[k].0;
+        let mut b = 0;
+        while b < word.len() {
+            assert!(
+                word[b].is_ascii_lowercase(),
+                "hint words are lowercase letters"
+            );
+            b += 1;
+        }
+        let s = slot_of(head_of(word));
+        if slots[s][0] == 0 {
+            slots[s][0] = k as u8 + 1;
+        } else {
+            assert!(slots[s][1] == 0, "three hint words share a hash slot");
+            slots[s][1] = k as u8 + 1;
+        }
+        k += 1;
+    }
+    slots
+};
+
+/// Hint bits of one class or id value: every hint word it contains (case-insensitive), and
+/// "ad" / "ads" as whole words. One hash probe per position, no copy.
 #[inline]
 pub(super) fn value_hints(value: &[u8]) -> u8 {
-    let mut lower = [0u8; 300];
-    let n = value.len().min(lower.len());
-    for (d, s) in lower.iter_mut().zip(value) {
-        *d = s.to_ascii_lowercase();
-    }
-    let v = &lower[..n];
     let mut bits = 0;
-    for i in 0..n {
-        for (word, kind) in hint_words(v[i]) {
-            if v[i..].starts_with(word) {
+    for (i, window) in value.windows(4).enumerate() {
+        let head = u32::from_le_bytes([window[0], window[1], window[2], window[3]]) | LOWER_4;
+        for &entry in &HINT_SLOTS[slot_of(head)] {
+            let Some((word, kind)) = (entry as usize).checked_sub(1).map(|k| HINT_WORDS[k]) else {
+                break;
+            };
+            if head_of(word) == head
+                && value.len() >= i + word.len()
+                && value[i + 4..i + word.len()]
+                    .iter()
+                    .zip(&word[4..])
+                    .all(|(&v, &w)| v | 0x20 == w)
+            {
                 bits |= kind;
             }
         }
     }
-    // "ad" / "ads" as whole words.
-    if v.split(|b| !b.is_ascii_alphanumeric())
-        .any(|w| w == b"ad" || w == b"ads")
-    {
+    if has_ad_word(value) {
         bits |= BOILER;
     }
     bits
+}
+
+/// Whether `value` holds "ad" or "ads" (any case) as a whole word (between non-alphanumeric
+/// bytes or the ends).
+fn has_ad_word(value: &[u8]) -> bool {
+    let alnum_at = |k: usize| value.get(k).is_some_and(|b| b.is_ascii_alphanumeric());
+    let is_at = |k: usize, letter: u8| value.get(k).is_some_and(|&b| b | 0x20 == letter);
+    value.iter().enumerate().any(|(i, &b)| {
+        b | 0x20 == b'a' && is_at(i + 1, b'd') && (i == 0 || !alnum_at(i - 1)) && {
+            let end = if is_at(i + 2, b's') { i + 3 } else { i + 2 };
+            !alnum_at(end)
+        }
+    })
 }
 
 /// An id made of four or more words joined by `-`/`_` (a heading slug, a generated id).
@@ -224,4 +263,76 @@ pub(super) fn is_hiding(decl: &[u8]) -> bool {
     // visibility:hidden is left alone: WeChat and others hide the article until a script
     // reveals it.
     decl.starts_with(b"display:none")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The plain definition: lowercase the value, then every hint word it contains and "ad"
+    /// / "ads" as whole words.
+    fn reference_hints(value: &[u8]) -> u8 {
+        let lower = value.to_ascii_lowercase();
+        let mut bits = 0;
+        for (word, kind) in HINT_WORDS {
+            if lower.windows(word.len()).any(|w| w == word) {
+                bits |= kind;
+            }
+        }
+        if lower
+            .split(|b| !b.is_ascii_alphanumeric())
+            .any(|w| w == b"ad" || w == b"ads")
+        {
+            bits |= BOILER;
+        }
+        bits
+    }
+
+    #[test]
+    fn hash_probe_finds_what_the_plain_definition_finds() {
+        let mut values: Vec<Vec<u8>> = [
+            &b"post-body entry-content"[..],
+            b"comments-area",
+            b"COMMUNITY_Nav",
+            b"site-footer sharing",
+            b"pager pagination",
+            b"ad",
+            b"Ads top-ad",
+            b"adsense",
+            b"head lead",
+            b"x-ad-y",
+            b"ad-s",
+            b"ADS",
+            b"badge",
+            b"main",
+            b"mai",
+            b"\xc3\xa9commentaire",
+            b"sharE",
+            b"shar",
+            b"navbarnavigation",
+            b"",
+        ]
+        .iter()
+        .map(|v| v.to_vec())
+        .collect();
+        // Every word alone, in upper case, and cut short by one byte.
+        for (word, _) in HINT_WORDS {
+            values.push(word.to_vec());
+            values.push(word.to_ascii_uppercase());
+            values.push(format!("x-{}", String::from_utf8_lossy(word)).into_bytes());
+            values.push(word[..word.len() - 1].to_vec());
+        }
+        // Bytes that are letters only after `| 0x20` would be wrong: `@` is not `` ` ``.
+        values.push(b"M@IN".to_vec());
+        for v in &values {
+            assert_eq!(
+                value_hints(v),
+                reference_hints(v),
+                "{}",
+                String::from_utf8_lossy(v)
+            );
+        }
+        assert_eq!(value_hints(b"Comment-List"), BOILER | STRONG);
+        assert_eq!(value_hints(b"headline"), 0);
+    }
 }

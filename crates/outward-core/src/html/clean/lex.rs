@@ -18,8 +18,57 @@ pub(super) struct Attrs<'a> {
     pub(super) hidden: bool,
 }
 
+/// Byte classes of the lexer (bits of [`LEX_CLASS`]).
+const WS: u8 = 1;
+const SLASH: u8 = 2;
+const GT: u8 = 4;
+const EQ: u8 = 8;
+
+/// The class bits of every byte: HTML whitespace, `/`, `>`, `=`; 0 for all others.
+static LEX_CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b' ' as usize] = WS;
+    t[b'\t' as usize] = WS;
+    t[b'\n' as usize] = WS;
+    t[b'\r' as usize] = WS;
+    t[0x0c] = WS;
+    t[b'/' as usize] = SLASH;
+    t[b'>' as usize] = GT;
+    t[b'=' as usize] = EQ;
+    t
+};
+
+#[inline]
+fn class(b: u8) -> u8 {
+    LEX_CLASS[b as usize]
+}
+
 pub(super) fn is_ws(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
+    class(b) == WS
+}
+
+/// The first index at or after `from` whose byte's class meets `stop`, or `src.len()`.
+#[inline]
+fn find_class(src: &[u8], from: usize, stop: u8) -> usize {
+    src[from.min(src.len())..]
+        .iter()
+        .position(|&b| class(b) & stop != 0)
+        .map_or(src.len(), |k| from + k)
+}
+
+/// The first index at or after `from` whose byte is not whitespace, or `src.len()`.
+#[inline]
+fn skip_ws(src: &[u8], from: usize) -> usize {
+    src[from.min(src.len())..]
+        .iter()
+        .position(|&b| class(b) != WS)
+        .map_or(src.len(), |k| from + k)
+}
+
+/// Where a tag name that starts at `from` ends: at whitespace, `/`, `>` or the end.
+#[inline]
+pub(super) fn tag_name_end(src: &[u8], from: usize) -> usize {
+    find_class(src, from, WS | SLASH | GT)
 }
 
 /// Skip a bogus comment / doctype: to just past the next `>` (or the end).
@@ -41,7 +90,7 @@ pub(super) fn scan_attrs<'a>(
     let n = src.len();
     let mut i = from;
     loop {
-        while i < n && (is_ws(src[i]) || src[i] == b'/') {
+        while i < n && class(src[i]) & (WS | SLASH) != 0 {
             if src[i] == b'/'
                 && src.get(i + 1) == Some(&b'>')
                 && let Some((_, sc)) = sink.as_mut()
@@ -57,20 +106,12 @@ pub(super) fn scan_attrs<'a>(
             return Some(i + 1);
         }
         let name_start = i;
-        i += 1;
-        while i < n && !is_ws(src[i]) && !matches!(src[i], b'/' | b'>' | b'=') {
-            i += 1;
-        }
+        i = find_class(src, i + 1, WS | SLASH | GT | EQ);
         let name = &src[name_start..i];
-        while i < n && is_ws(src[i]) {
-            i += 1;
-        }
+        i = skip_ws(src, i);
         let mut value: &[u8] = &[];
         if i < n && src[i] == b'=' {
-            i += 1;
-            while i < n && is_ws(src[i]) {
-                i += 1;
-            }
+            i = skip_ws(src, i + 1);
             if i >= n {
                 return None;
             }
@@ -81,9 +122,7 @@ pub(super) fn scan_attrs<'a>(
                 i = i + 2 + at;
             } else {
                 let vs = i;
-                while i < n && !is_ws(src[i]) && src[i] != b'>' {
-                    i += 1;
-                }
+                i = find_class(src, i, WS | GT);
                 value = &src[vs..i];
             }
         }
@@ -218,10 +257,7 @@ impl Cleaner<'_> {
     pub(super) fn end_tag(&mut self, lt: usize) -> usize {
         let src = self.src;
         let name_start = lt + 2;
-        let mut j = name_start;
-        while j < src.len() && !is_ws(src[j]) && src[j] != b'/' && src[j] != b'>' {
-            j += 1;
-        }
+        let j = tag_name_end(src, name_start);
         let mut lower = [0u8; 16];
         let raw = &src[name_start..j];
         let tag = if raw.len() <= lower.len() {
@@ -282,10 +318,7 @@ impl Cleaner<'_> {
     pub(super) fn start_tag(&mut self, lt: usize) -> usize {
         let src = self.src;
         let name_start = lt + 1;
-        let mut j = name_start;
-        while j < src.len() && !is_ws(src[j]) && src[j] != b'/' && src[j] != b'>' {
-            j += 1;
-        }
+        let j = tag_name_end(src, name_start);
         let raw = &src[name_start..j];
         let mut lower = [0u8; 16];
         let tag = if raw.len() <= lower.len() {

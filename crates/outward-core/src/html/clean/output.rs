@@ -4,6 +4,7 @@
 //! Invariants: no `<`, `>` or `"` inside a written tag but its delimiters.
 
 use super::*;
+use memchr::memchr3;
 
 impl Cleaner<'_> {
     pub(super) fn emit_tag(
@@ -24,7 +25,9 @@ impl Cleaner<'_> {
         if tag == Tag::Other {
             out.extend(canonical_name(raw));
         } else {
-            out.extend(raw.iter().map(|b| b.to_ascii_lowercase()));
+            let at = out.len();
+            out.extend_from_slice(raw);
+            out[at..].make_ascii_lowercase();
         }
         if attrs.href {
             out.extend_from_slice(b" h");
@@ -38,12 +41,16 @@ impl Cleaner<'_> {
         for (key, value) in [(&b" id=\""[..], attrs.id), (&b" class=\""[..], attrs.class)] {
             if !value.is_empty() {
                 out.extend_from_slice(key);
-                out.extend(
-                    value
-                        .iter()
-                        .take(200)
-                        .filter(|&&b| b != b'"' && b != b'<' && b != b'>'),
-                );
+                let value = &value[..value.len().min(200)];
+                if memchr3(b'"', b'<', b'>', value).is_none() {
+                    out.extend_from_slice(value);
+                } else {
+                    out.extend(
+                        value
+                            .iter()
+                            .filter(|&&b| b != b'"' && b != b'<' && b != b'>'),
+                    );
+                }
                 out.push(b'"');
             }
         }

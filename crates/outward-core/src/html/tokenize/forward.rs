@@ -1,11 +1,11 @@
 //! Forward tokenizer: reads tokens from a position towards the end of a cleaned buffer.
 //!
 //! State machine: `Data` (at a text byte or a `<`) → on `<`: `TagOpen` scans to the next
-//! `>` (memchr) and emits a tag; otherwise text runs to the next `<` (memchr).
+//! `>` (memchr2, stopping at a stray `<`) and emits a tag; otherwise text runs to the next `<` (memchr).
 //! Invariants: the position only grows; each call is O(token length).
 
 use super::{Token, TokenKind, tag_kind};
-use memchr::memchr;
+use memchr::{memchr, memchr2};
 
 pub struct ForwardTokenizer<'a> {
     buf: &'a [u8],
@@ -37,28 +37,15 @@ impl Iterator for ForwardTokenizer<'_> {
             return None;
         }
         if buf[start] == b'<' {
-            // TagOpen: the tag ends at the first `>`.
-            let end = match memchr(b'>', &buf[start + 1..]) {
-                Some(at) => start + 1 + at + 1,
-                None => buf.len(),
+            // TagOpen: the tag ends at the first `>`. A `<` before it would mean the buffer
+            // was not cleaned: then that `<` ends the text-like junk instead (keeps both
+            // directions in agreement); so does the end of the buffer.
+            let (end, kind) = match memchr2(b'<', b'>', &buf[start + 1..]) {
+                Some(at) if buf[start + 1 + at] == b'>' => (start + at + 2, tag_kind(buf, start)),
+                Some(at) => (start + 1 + at, TokenKind::Text),
+                None => (buf.len(), TokenKind::Text),
             };
-            // A `<` inside the tag would mean the buffer was not cleaned: then the first
-            // `<` ends the text-like junk instead (keeps both directions in agreement).
-            if let Some(inner) = memchr(b'<', &buf[start + 1..end]) {
-                let stop = start + 1 + inner;
-                self.pos = stop;
-                return Some(Token {
-                    kind: TokenKind::Text,
-                    start: start as u32,
-                    end: stop as u32,
-                });
-            }
             self.pos = end;
-            let kind = if buf[end - 1] == b'>' {
-                tag_kind(buf, start)
-            } else {
-                TokenKind::Text
-            };
             return Some(Token {
                 kind,
                 start: start as u32,

@@ -45,6 +45,16 @@ pub(crate) fn tag_kind(buf: &[u8], start: usize) -> TokenKind {
     }
 }
 
+/// Whether the tag starting at `buf[lt] == '<'` of a cleaned buffer is a void element's start
+/// tag: of those the cleaner keeps only `br` and `hr` (names are canonical: lowercase, then a
+/// space or `>`). Cheaper than [`parse_tag`] where nothing else of the tag is needed.
+pub fn is_void_start(buf: &[u8], lt: usize) -> bool {
+    matches!(
+        buf.get(lt + 1..lt + 4),
+        Some([b'b' | b'h', b'r', b' ' | b'>'])
+    )
+}
+
 /// Parse a tag token of a cleaned buffer: `<name flags…>` or `</name>`.
 pub fn parse_tag(buf: &[u8], tok: Token) -> TagInfo {
     let s = tok.start as usize;
@@ -148,5 +158,100 @@ mod tests {
         );
         assert_eq!(e.tag, Tag::A);
         assert_eq!(e.name_len, 1);
+    }
+
+    /// On cleaned pages, the cheap void test agrees with parsing the tag.
+    #[test]
+    fn void_start_tags_of_cleaned_buffers() {
+        let html = b"<div><br><BR class=x><hr id=y><img src=a><input><b>x</b><brx>y</brx>\
+                     <wbr><link href=z><p>z<br/><hr/><area><col><br-><Hr></div>";
+        let buf = crate::html::clean::clean(html, Default::default()).buf;
+        let mut voids = 0;
+        for tok in forward::ForwardTokenizer::new(&buf, 0) {
+            if tok.kind == TokenKind::StartTag {
+                let parsed = parse_tag(&buf, tok).tag.is_void();
+                assert_eq!(
+                    is_void_start(&buf, tok.start as usize),
+                    parsed,
+                    "{:?}",
+                    &buf[tok.start as usize..]
+                );
+                voids += usize::from(parsed);
+            }
+        }
+        assert_eq!(voids, 6, "{}", String::from_utf8_lossy(&buf));
+    }
+
+    /// The tokenizers as first written (two scans per token), the reference for the
+    /// single-scan ones on any bytes.
+    fn reference_forward(buf: &[u8], start: usize) -> Option<Token> {
+        use memchr::memchr;
+        if start >= buf.len() {
+            return None;
+        }
+        let (end, kind) = if buf[start] == b'<' {
+            let end = memchr(b'>', &buf[start + 1..]).map_or(buf.len(), |at| start + at + 2);
+            match memchr(b'<', &buf[start + 1..end]) {
+                Some(inner) => (start + 1 + inner, TokenKind::Text),
+                None if buf[end - 1] == b'>' => (end, tag_kind(buf, start)),
+                None => (end, TokenKind::Text),
+            }
+        } else {
+            (
+                memchr(b'<', &buf[start..]).map_or(buf.len(), |at| start + at),
+                TokenKind::Text,
+            )
+        };
+        Some(Token {
+            kind,
+            start: start as u32,
+            end: end as u32,
+        })
+    }
+
+    fn reference_reverse(buf: &[u8], end: usize) -> Option<Token> {
+        use memchr::{memrchr, memrchr2};
+        if end == 0 {
+            return None;
+        }
+        if buf[end - 1] == b'>'
+            && let Some(lt) = memrchr2(b'<', b'>', &buf[..end - 1])
+            && buf[lt] == b'<'
+        {
+            return Some(Token {
+                kind: tag_kind(buf, lt),
+                start: lt as u32,
+                end: end as u32,
+            });
+        }
+        let start = match memrchr(b'>', &buf[..end]) {
+            Some(gt) if gt + 1 < end || buf[end - 1] != b'>' => gt + 1,
+            _ => 0,
+        };
+        let start = memrchr(b'<', &buf[start..end]).map_or(start, |lt| start + lt);
+        Some(Token {
+            kind: TokenKind::Text,
+            start: start as u32,
+            end: end as u32,
+        })
+    }
+
+    /// Every string of up to 7 bytes over `<`, `>`, `/`, `a`, from every position.
+    #[test]
+    fn single_scan_tokenizers_match_the_reference_on_any_bytes() {
+        let alphabet = *b"<>/a";
+        for len in 0..=7u32 {
+            for code in 0..4usize.pow(len) {
+                let buf: Vec<u8> = (0..len)
+                    .map(|k| alphabet[code / 4usize.pow(k) % 4])
+                    .collect();
+                for pos in 0..=buf.len() {
+                    let mut fwd = forward::ForwardTokenizer::new(&buf, pos);
+                    assert_eq!(fwd.next(), reference_forward(&buf, pos), "{buf:?} at {pos}");
+                    let mut rev = reverse::ReverseTokenizer::new(&buf, pos);
+                    assert_eq!(rev.next(), reference_reverse(&buf, pos), "{buf:?} at {pos}");
+                }
+            }
+        }
     }
 }

@@ -57,7 +57,21 @@ impl Iterator for ReverseTokenizer<'_> {
             }
         }
         // Data: text back to just after the previous `>` (or a `<` that starts a tag the
-        // forward reader would have stopped at).
+        // forward reader would have stopped at). On a cleaned buffer, one scan for either.
+        let start = match memrchr2(b'<', b'>', &buf[..end]) {
+            Some(lt) if buf[lt] == b'<' => Some(lt),
+            Some(gt) if gt + 1 < end => Some(gt + 1),
+            _ => None,
+        };
+        if let Some(start) = start {
+            self.pos = start;
+            return Some(Token {
+                kind: TokenKind::Text,
+                start: start as u32,
+                end: end as u32,
+            });
+        }
+        // Junk (a `>` right before the position that starts no tag): the general rule.
         let start = match memrchr(b'>', &buf[..end]) {
             Some(gt) if gt + 1 < end || buf[end - 1] != b'>' => gt + 1,
             _ => 0,
