@@ -4,7 +4,7 @@ DEV := ../shared/data/dev
 
 PYENV := target/pyenv
 
-.PHONY: run test lint bench eval build pyenv python-test fuzz fuzz-smoke fuzz-build stress
+.PHONY: run test lint bench profile eval build pyenv python-test fuzz fuzz-smoke fuzz-build stress
 
 build:
 	$(CARGO) build --release
@@ -49,6 +49,13 @@ lint:
 ## Criterion benches (reader, extraction, whole pipeline).
 bench:
 	$(CARGO) bench --workspace
+
+## Instruction counts (valgrind callgrind) of extraction alone, per function, on a fixed page
+## set: repeatable on a shared machine where seconds are not. PROFILE_WARC, PROFILE_METHOD.
+PROFILE_WARC ?= $(DEV)/dragnet.warc.gz
+PROFILE_METHOD ?= reverse
+profile: build
+	python3 benches/profile.py --method $(PROFILE_METHOD) $(PROFILE_WARC)
 
 ## Accuracy on all dev sets (needs ../shared): P/R/F1 per dataset and language.
 eval:

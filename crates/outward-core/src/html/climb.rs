@@ -4,7 +4,7 @@
 //! per-block statistics over these ranges and build the tree only for the ancestor they keep.
 //!
 //! In a cleaned buffer every `<` starts a tag (text holds `&lt;`), so depth counting visits
-//! only the `<` bytes (one `memchr` step each) and reads the byte after each: `/` for an end
+//! only the `<` bytes (one short search each) and reads the byte after each: `/` for an end
 //! tag, a void start tag (`br`, `hr`) changes no depth. Text and the rest of each tag are
 //! never tokenized.
 //!
@@ -12,8 +12,8 @@
 //! they stopped); ranges only grow; O(1) memory; total on any bytes (on a buffer that is not
 //! cleaned the ranges may be wrong, never a panic).
 
+use crate::html::find::{find_byte, rfind_byte};
 use crate::html::tokenize::is_void_start;
-use memchr::{memchr, memrchr};
 
 pub struct RangeClimber<'a> {
     buf: &'a [u8],
@@ -50,7 +50,7 @@ impl<'a> RangeClimber<'a> {
         // Backward: the first start tag without a pending end tag.
         let mut depth = 0usize;
         let start = loop {
-            let lt = memrchr(b'<', &buf[..self.back])?;
+            let lt = rfind_byte(b'<', &buf[..self.back])?;
             self.back = lt;
             if buf.get(lt + 1) == Some(&b'/') {
                 depth += 1;
@@ -64,7 +64,7 @@ impl<'a> RangeClimber<'a> {
         // Forward: the first end tag without an open start tag; the range ends after its `>`.
         depth = 0;
         let end = loop {
-            let Some(at) = memchr(b'<', &buf[self.fwd..]) else {
+            let Some(at) = find_byte(b'<', &buf[self.fwd..]) else {
                 self.fwd = buf.len();
                 break buf.len();
             };
@@ -72,7 +72,7 @@ impl<'a> RangeClimber<'a> {
             self.fwd = lt + 1;
             if buf.get(lt + 1) == Some(&b'/') {
                 if depth == 0 {
-                    let end = memchr(b'>', &buf[lt..]).map_or(buf.len(), |gt| lt + gt + 1);
+                    let end = find_byte(b'>', &buf[lt..]).map_or(buf.len(), |gt| lt + gt + 1);
                     self.fwd = end;
                     break end;
                 }

@@ -114,12 +114,39 @@ static HINT_SLOTS: [[u8; 2]; 256] = {
     slots
 };
 
+/// Letter pairs that start a hint word or "ad" (bit `second & 31` of `BIGRAMS[first]`,
+/// both lowercase): a cheap filter in front of the hash probe.
+static BIGRAMS: [u32; 256] = {
+    let mut table = [0u32; 256];
+    table[b'a' as usize] |= 1 << (b'd' & 31);
+    let mut k = 0;
+    while k < HINT_WORDS.len() {
+        let word = HINT_WORDS[k].0;
+        table[word[0] as usize] |= 1 << (word[1] & 31);
+        k += 1;
+    }
+    table
+};
+
 /// Hint bits of one class or id value: every hint word it contains (case-insensitive), and
-/// "ad" / "ads" as whole words. One hash probe per position, no copy.
+/// "ad" / "ads" as whole words. A position passes a letter-pair filter before the one hash
+/// probe of its first four bytes; no copy.
 #[inline]
 pub(super) fn value_hints(value: &[u8]) -> u8 {
     let mut bits = 0;
-    for (i, window) in value.windows(4).enumerate() {
+    for (i, pair) in value.windows(2).enumerate() {
+        // `| 0x20` lowercases letters and makes no other byte a lowercase letter; the
+        // second byte's low five bits may alias a non-letter (the probe then says no).
+        let (first, second) = (pair[0] | 0x20, pair[1] | 0x20);
+        if BIGRAMS[first as usize] & (1 << (second & 31)) == 0 {
+            continue;
+        }
+        if (first, second) == (b'a', b'd') && is_ad_word_at(value, i) {
+            bits |= BOILER;
+        }
+        let Some(window) = value.get(i..i + 4) else {
+            continue;
+        };
         let head = u32::from_le_bytes([window[0], window[1], window[2], window[3]]) | LOWER_4;
         for &entry in &HINT_SLOTS[slot_of(head)] {
             let Some((word, kind)) = (entry as usize).checked_sub(1).map(|k| HINT_WORDS[k]) else {
@@ -136,23 +163,19 @@ pub(super) fn value_hints(value: &[u8]) -> u8 {
             }
         }
     }
-    if has_ad_word(value) {
-        bits |= BOILER;
-    }
     bits
 }
 
-/// Whether `value` holds "ad" or "ads" (any case) as a whole word (between non-alphanumeric
+/// Whether the "ad" (any case) at `i` is a whole word "ad" or "ads" (between non-alphanumeric
 /// bytes or the ends).
-fn has_ad_word(value: &[u8]) -> bool {
+fn is_ad_word_at(value: &[u8], i: usize) -> bool {
     let alnum_at = |k: usize| value.get(k).is_some_and(|b| b.is_ascii_alphanumeric());
-    let is_at = |k: usize, letter: u8| value.get(k).is_some_and(|&b| b | 0x20 == letter);
-    value.iter().enumerate().any(|(i, &b)| {
-        b | 0x20 == b'a' && is_at(i + 1, b'd') && (i == 0 || !alnum_at(i - 1)) && {
-            let end = if is_at(i + 2, b's') { i + 3 } else { i + 2 };
-            !alnum_at(end)
-        }
-    })
+    let end = if value.get(i + 2).is_some_and(|&b| b | 0x20 == b's') {
+        i + 3
+    } else {
+        i + 2
+    };
+    (i == 0 || !alnum_at(i - 1)) && !alnum_at(end)
 }
 
 /// An id made of four or more words joined by `-`/`_` (a heading slug, a generated id).

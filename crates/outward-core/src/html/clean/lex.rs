@@ -71,9 +71,21 @@ pub(super) fn tag_name_end(src: &[u8], from: usize) -> usize {
     find_class(src, from, WS | SLASH | GT)
 }
 
+/// The tag of a source tag name, any case.
+fn lowercase_tag(raw: &[u8]) -> Tag {
+    let mut lower = [0u8; 16];
+    if raw.len() > lower.len() {
+        return Tag::Other;
+    }
+    for (d, s) in lower.iter_mut().zip(raw) {
+        *d = s.to_ascii_lowercase();
+    }
+    Tag::from_name(&lower[..raw.len()])
+}
+
 /// Skip a bogus comment / doctype: to just past the next `>` (or the end).
 pub(super) fn skip_to_gt(src: &[u8], from: usize) -> usize {
-    match memchr(b'>', &src[from.min(src.len())..]) {
+    match find_byte(b'>', &src[from.min(src.len())..]) {
         Some(at) => from + at + 1,
         None => src.len(),
     }
@@ -117,7 +129,7 @@ pub(super) fn scan_attrs<'a>(
             }
             let q = src[i];
             if q == b'"' || q == b'\'' {
-                let at = memchr(q, &src[i + 1..])?;
+                let at = find_byte(q, &src[i + 1..])?;
                 value = &src[i + 1..i + 1 + at];
                 i = i + 2 + at;
             } else {
@@ -258,16 +270,8 @@ impl Cleaner<'_> {
         let src = self.src;
         let name_start = lt + 2;
         let j = tag_name_end(src, name_start);
-        let mut lower = [0u8; 16];
         let raw = &src[name_start..j];
-        let tag = if raw.len() <= lower.len() {
-            for (d, s) in lower.iter_mut().zip(raw) {
-                *d = s.to_ascii_lowercase();
-            }
-            Tag::from_name(&lower[..raw.len()])
-        } else {
-            Tag::Other
-        };
+        let tag = lowercase_tag(raw);
         let end = match scan_attrs(src, j, None) {
             Some(e) => e,
             None => return src.len(),
@@ -320,15 +324,7 @@ impl Cleaner<'_> {
         let name_start = lt + 1;
         let j = tag_name_end(src, name_start);
         let raw = &src[name_start..j];
-        let mut lower = [0u8; 16];
-        let tag = if raw.len() <= lower.len() {
-            for (d, s) in lower.iter_mut().zip(raw) {
-                *d = s.to_ascii_lowercase();
-            }
-            Tag::from_name(&lower[..raw.len()])
-        } else {
-            Tag::Other
-        };
+        let tag = lowercase_tag(raw);
         let mut attrs = Attrs::default();
         let mut self_closing = false;
         let end = match scan_attrs(src, j, Some((&mut attrs, &mut self_closing))) {

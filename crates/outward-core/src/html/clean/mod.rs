@@ -31,9 +31,10 @@
 //!
 //! Invariants: linear time (stack searches are capped), no recursion, never panics.
 
+use crate::html::find::find_byte;
 use crate::html::tags::Tag;
 use crate::html::textstats::{TextMeasure, measure};
-use memchr::{memchr, memchr2, memmem};
+use memchr::{memchr2, memmem};
 
 mod hints;
 mod lex;
@@ -191,7 +192,7 @@ impl<'a> Cleaner<'a> {
         let n = src.len();
         let mut i = 0;
         while i < n {
-            let Some(rel) = memchr(b'<', &src[i..]) else {
+            let Some(rel) = find_byte(b'<', &src[i..]) else {
                 self.text(i, n);
                 break;
             };

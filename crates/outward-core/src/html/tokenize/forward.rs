@@ -1,11 +1,12 @@
 //! Forward tokenizer: reads tokens from a position towards the end of a cleaned buffer.
 //!
 //! State machine: `Data` (at a text byte or a `<`) → on `<`: `TagOpen` scans to the next
-//! `>` (memchr2, stopping at a stray `<`) and emits a tag; otherwise text runs to the next `<` (memchr).
+//! `>` (memchr2, stopping at a stray `<`) and emits a tag; otherwise text runs to the next `<`.
 //! Invariants: the position only grows; each call is O(token length).
 
 use super::{Token, TokenKind, tag_kind};
-use memchr::{memchr, memchr2};
+use crate::html::find::find_byte;
+use memchr::memchr2;
 
 pub struct ForwardTokenizer<'a> {
     buf: &'a [u8],
@@ -53,7 +54,7 @@ impl Iterator for ForwardTokenizer<'_> {
             });
         }
         // Data: text up to the next `<`.
-        let end = match memchr(b'<', &buf[start..]) {
+        let end = match find_byte(b'<', &buf[start..]) {
             Some(at) => start + at,
             None => buf.len(),
         };
