@@ -71,11 +71,14 @@ pub(super) fn tag_name_end(src: &[u8], from: usize) -> usize {
     find_class(src, from, WS | SLASH | GT)
 }
 
-/// The tag of a source tag name, any case.
+/// The tag of a source tag name, any case (most are lowercase already: no copy then).
 fn lowercase_tag(raw: &[u8]) -> Tag {
     let mut lower = [0u8; 16];
     if raw.len() > lower.len() {
         return Tag::Other;
+    }
+    if !raw.iter().any(u8::is_ascii_uppercase) {
+        return Tag::from_name(raw);
     }
     for (d, s) in lower.iter_mut().zip(raw) {
         *d = s.to_ascii_lowercase();

@@ -25,9 +25,8 @@ impl Cleaner<'_> {
         if tag == Tag::Other {
             out.extend(canonical_name(raw));
         } else {
-            let at = out.len();
-            out.extend_from_slice(raw);
-            out[at..].make_ascii_lowercase();
+            // A known tag's source name, lowercased, is its canonical name.
+            out.extend_from_slice(tag.name());
         }
         if attrs.href {
             out.extend_from_slice(b" h");
