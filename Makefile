@@ -13,7 +13,7 @@ build:
 run:
 	$(CARGO) run --release --quiet -- run --force --output out testdata/sample.warc.gz
 
-## Format check, lints, every test, then a short run of every fuzz target (fuzz-smoke) (release build: the eval bar test runs real data).
+## Format check, lints, every test, a short run of every fuzz target (fuzz-smoke), then the stress table (about a minute) (release build: the eval bar test runs real data).
 ## Tests that check outward against Python peers (warcio) use the venv below.
 test: pyenv
 	$(CARGO) fmt --all --check
@@ -21,6 +21,7 @@ test: pyenv
 	OUTWARD_TEST_PYTHON=$(abspath $(PYENV))/bin/python $(CARGO) test --release --workspace
 	$(MAKE) python-test
 	$(MAKE) fuzz-smoke
+	$(MAKE) stress
 
 ## A Python venv with the test peers of tests/requirements.txt (rebuilt when it changes).
 pyenv: $(PYENV)/ready

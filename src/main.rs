@@ -212,6 +212,10 @@ struct MethodArgs {
     /// Tree-similarity threshold for widening the content root (paper: 0.8).
     #[arg(long, default_value_t = 0.8)]
     similarity: f64,
+    /// A page's budget of child-pair evaluations for the tree similarity (paper's climb):
+    /// when it runs out the climb stops where it is, and the page is counted as degraded.
+    #[arg(long, default_value_t = outward_core::DEFAULT_MAX_COMPARISONS, value_parser = clap::value_parser!(u64).range(1..))]
+    max_comparisons: u64,
     /// Learn what repeats across each host's pages from the inputs first (one more read of
     /// them), and leave it out of the main text (`reverse`). `eval` learns per input file.
     #[arg(long, conflicts_with = "sites")]
@@ -258,12 +262,14 @@ impl MethodArgs {
     /// The method's options, with the `--model` file read (its errors reported: exit 2).
     fn options(&self) -> Result<ExtractOptions, ExitCode> {
         let model = self.model.as_deref();
-        outward_learn::model::Model::method_options(&self.method, self.similarity, model).map_err(
-            |e| {
-                eprintln!("error: {e}");
-                ExitCode::from(2)
-            },
-        )
+        let mut options =
+            outward_learn::model::Model::method_options(&self.method, self.similarity, model)
+                .map_err(|e| {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                })?;
+        options.max_comparisons = self.max_comparisons;
+        Ok(options)
     }
 }
 
@@ -534,6 +540,13 @@ fn run(args: RunArgs) -> ExitCode {
         .collect();
     if !reasons.is_empty() {
         let _ = writeln!(out, "  skipped by reason: {}", reasons.join(", "));
+    }
+    if totals.degraded > 0 {
+        let _ = writeln!(
+            out,
+            "  degraded (written with what the method had when a work budget ran out): {}",
+            totals.degraded
+        );
     }
     let payload_mb = progress.payload_bytes.load(Ordering::Relaxed) as f64 / 1e6;
     let html_mb = totals.html_bytes as f64 / 1e6;

@@ -1751,3 +1751,173 @@ fn a_read_only_output_dir_is_refused_with_its_reason() {
     assert!(err.contains("Read-only file system"), "{}", describe(&out));
     assert!(files_in(&out_dir).is_empty());
 }
+
+/// Starts `outward run --threads 1 -o out input`, stops it (SIGSTOP) as soon as it holds
+/// `input` open, calls `change` with how far it has read the input while it is stopped, lets
+/// it go on and returns its output.
+fn run_changing_input(out: &Path, input: &Path, change: impl FnOnce(u64)) -> Output {
+    let target = std::fs::canonicalize(input).unwrap();
+    let child = outward()
+        .args(["run", "--threads", "1", "-o"])
+        .arg(out)
+        .arg(input)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starting outward");
+    let pid = child.id().to_string();
+    let fds = PathBuf::from(format!("/proc/{pid}/fd"));
+    let holds_input = || {
+        std::fs::read_dir(&fds).ok().is_some_and(|entries| {
+            entries
+                .flatten()
+                .any(|e| std::fs::read_link(e.path()).is_ok_and(|l| l == target))
+        })
+    };
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !holds_input() {
+        assert!(Instant::now() < deadline, "outward never opened the input");
+        std::thread::sleep(Duration::from_micros(100));
+    }
+    let signal = |sig: &str| {
+        let status = Command::new("kill").args([sig, &pid]).status().unwrap();
+        assert!(status.success(), "kill {sig}");
+    };
+    signal("-STOP");
+    // The furthest read position of its descriptors on the input (/proc/PID/fdinfo).
+    let read_up_to = std::fs::read_dir(&fds)
+        .unwrap()
+        .flatten()
+        .filter(|e| std::fs::read_link(e.path()).is_ok_and(|l| l == target))
+        .filter_map(|e| {
+            let info = format!("/proc/{pid}/fdinfo/{}", e.file_name().to_string_lossy());
+            let info = std::fs::read_to_string(info).ok()?;
+            info.lines()
+                .find_map(|l| l.strip_prefix("pos:"))
+                .and_then(|p| p.trim().parse::<u64>().ok())
+        })
+        .max()
+        .unwrap_or(0);
+    change(read_up_to);
+    signal("-CONT");
+    child.wait_with_output().unwrap()
+}
+
+/// The ids of a shard's documents, in order.
+fn doc_ids(shard: &Path) -> Vec<String> {
+    docs(shard)
+        .iter()
+        .map(|d| d["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Big enough (about 30 MB) that the run is still reading when it is stopped.
+fn big_plain_warc(dir: &Path, name: &str, seed: u64) -> (PathBuf, testkit::SynthWarc) {
+    let options = SynthOptions {
+        pages: 1000,
+        min_bytes: 20 << 10,
+        max_bytes: 40 << 10,
+        compression: Compression::None,
+        ..SynthOptions::default()
+    };
+    write_synth(dir, name, seed, &options)
+}
+
+// Regression: an input truncated while it was read was "complete" in the manifest when the
+// cut fell between records, and its identity was the one taken before the read.
+#[test]
+fn an_input_truncated_while_read_is_partial_and_read_again() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (input, synth) = big_plain_warc(tmp.path(), "growing.warc", 71);
+    let out = tmp.path().join("out");
+    let len = synth.bytes.len() as u64;
+    let cut = std::cell::Cell::new(0);
+    let first = run_changing_input(&out, &input, |read_up_to| {
+        // Well past what it has read (and may hold in buffers), well before the end.
+        cut.set((len / 2).max(read_up_to + (4 << 20)));
+        assert!(
+            cut.get() < len - (4 << 20),
+            "read {read_up_to} of {len} bytes already"
+        );
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&input)
+            .unwrap();
+        file.set_len(cut.get()).unwrap();
+    });
+    let cut = cut.get();
+    assert_eq!(code(&first), 1, "{}", describe(&first));
+    let entry = &manifest(&out)["growing.jsonl.zst"];
+    assert_eq!(entry["status"], "partial", "{entry}");
+    let error = entry["error"].as_str().unwrap();
+    assert!(
+        error.contains("changed size") && error.contains("while it was read"),
+        "{error}"
+    );
+    let stderr = String::from_utf8_lossy(&first.stderr);
+    assert!(
+        stderr.contains("growing.warc") && stderr.contains("while it was read"),
+        "{stderr}"
+    );
+    // What was written are pages of the file, in order, none past the cut.
+    let expected: Vec<String> = synth
+        .records
+        .iter()
+        .filter(|r| r.expect_doc && r.end <= cut)
+        .map(|r| r.id.clone())
+        .collect();
+    let kept = doc_ids(&out.join("growing.jsonl.zst"));
+    assert_eq!(kept[..], expected[..kept.len()]);
+    // The next run reads the (now truncated) file again: damaged, but no longer changing.
+    let again = run_into(&out, &["--threads", "1"], &[&input], 1);
+    assert!(
+        !stdout(&again).contains("1 unchanged"),
+        "{}",
+        stdout(&again)
+    );
+    let entry = &manifest(&out)["growing.jsonl.zst"];
+    assert_eq!(entry["status"], "partial");
+    assert!(
+        !entry["error"]
+            .as_str()
+            .unwrap()
+            .contains("while it was read")
+    );
+    assert_eq!(entry["identity"]["size"], cut);
+    let kept = doc_ids(&out.join("growing.jsonl.zst"));
+    assert_eq!(kept, expected);
+}
+
+#[test]
+fn an_input_replaced_while_read_is_partial_and_the_new_file_is_read_next() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (input, _) = big_plain_warc(tmp.path(), "nightly.warc", 72);
+    let (replacement, new) = big_plain_warc(tmp.path(), "next.warc.tmp", 73);
+    let out = tmp.path().join("out");
+    let first = run_changing_input(&out, &input, |_| {
+        std::fs::rename(&replacement, &input).unwrap();
+    });
+    assert_eq!(code(&first), 1, "{}", describe(&first));
+    let entry = &manifest(&out)["nightly.jsonl.zst"];
+    assert_eq!(entry["status"], "partial", "{entry}");
+    assert!(
+        entry["error"]
+            .as_str()
+            .unwrap()
+            .contains("was replaced by another file while it was read"),
+        "{entry}"
+    );
+    let again = run_into(&out, &["--threads", "1"], &[&input], 0);
+    assert!(
+        !stdout(&again).contains("1 unchanged"),
+        "{}",
+        stdout(&again)
+    );
+    let entry = &manifest(&out)["nightly.jsonl.zst"];
+    assert_eq!(entry["status"], "complete");
+    let kept = doc_ids(&out.join("nightly.jsonl.zst"));
+    assert_eq!(kept, new.expected_doc_ids());
+    // Unchanged now: the third run reuses it.
+    let third = run_into(&out, &["--threads", "1"], &[&input], 0);
+    assert!(stdout(&third).contains("1 unchanged"), "{}", stdout(&third));
+}

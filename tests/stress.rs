@@ -64,6 +64,34 @@ fn nesting(tags: &[&str], n: usize) -> Vec<u8> {
     out
 }
 
+/// An article among `n` sibling sections of about its size, each a different mix of 400 deep
+/// items: `paper` compares the article's section with every one of them (its climb asks
+/// whether the content root has a similar sibling), 160,000 child pairs each at the top.
+fn similar_siblings(n: usize) -> Vec<u8> {
+    let mut rng = outward_testkit::SplitMix64::new(3);
+    let mut html = format!(
+        "<main><section><p>{}</p><p>{}</p>{}</section>",
+        "long text ".repeat(200),
+        "second text ".repeat(150),
+        "<div><p>x</p></div>".repeat(398)
+    );
+    for _ in 0..n {
+        html.push_str("<section>");
+        for _ in 0..400 {
+            let tag = *rng.pick(&["p", "span", "em", "b"]);
+            let depth = rng.range(1, 3);
+            html.push_str("<div>");
+            html.push_str(&format!("<{tag}>").repeat(depth));
+            html.push('x');
+            html.push_str(&format!("</{tag}>").repeat(depth));
+            html.push_str("</div>");
+        }
+        html.push_str("</section>");
+    }
+    html.push_str("</main>");
+    html.into_bytes()
+}
+
 fn paragraphs(bytes: usize) -> Vec<u8> {
     let p = "<p>Plain words of a long page, one paragraph after another, nothing hostile.</p>\n";
     repeat(p, bytes / p.len() + 1)
@@ -134,6 +162,8 @@ struct Case {
     size: usize,
     /// File name extension of the generated input.
     ext: &'static str,
+    /// Options of `outward run` beside the table's own.
+    args: &'static [&'static str],
     make: fn(usize) -> Vec<u8>,
     /// Whether the hostile record itself becomes a document.
     hostile_written: Option<bool>,
@@ -147,6 +177,7 @@ fn cases() -> Vec<Case> {
             name: "1M-deep div",
             size: 1_000_000,
             ext: "warc.gz",
+            args: &[],
             make: |n| html_case(&nesting(&["div"], n)),
             hostile_written: Some(true),
             open: None,
@@ -155,6 +186,7 @@ fn cases() -> Vec<Case> {
             name: "1M-deep li/td/a/font/p",
             size: 1_000_000,
             ext: "warc.gz",
+            args: &[],
             make: |n| html_case(&nesting(&["li", "td", "a", "font", "p"], n)),
             hostile_written: Some(true),
             open: None,
@@ -163,6 +195,7 @@ fn cases() -> Vec<Case> {
             name: "1M-row table",
             size: 1_000_000,
             ext: "warc.gz",
+            args: &[],
             make: |n| {
                 let mut html = b"<table>".to_vec();
                 for i in 0..n {
@@ -180,7 +213,27 @@ fn cases() -> Vec<Case> {
             name: "5M tiny tags",
             size: 5_000_000,
             ext: "warc.gz",
+            args: &[],
             make: |n| html_case(&repeat("<b>x</b>", n)),
+            hostile_written: Some(true),
+            open: None,
+        },
+        Case {
+            name: "5M tiny tags, --max-nodes 1M",
+            size: 5_000_000,
+            ext: "warc.gz",
+            args: &["--max-nodes", "1000000"],
+            make: |n| html_case(&repeat("<b>x</b>", n)),
+            // Over the budget at both sizes (1.25M and 5M tags): a counted skip.
+            hostile_written: Some(false),
+            open: None,
+        },
+        Case {
+            name: "paper: 300 wide similar siblings",
+            size: 300,
+            ext: "warc.gz",
+            args: &["--method", "paper"],
+            make: |n| html_case(&similar_siblings(n)),
             hostile_written: Some(true),
             open: None,
         },
@@ -188,6 +241,7 @@ fn cases() -> Vec<Case> {
             name: "200 MB text node",
             size: 200 << 20,
             ext: "warc.gz",
+            args: &[],
             make: |n| html_case(&repeat("word ", n / 5)),
             // With --max-record-bytes 512 MiB (the default 16 MiB cap skips such a page).
             // Peak RSS was 6x the page (1.2 GiB): the stored body, the decoded HTML, an
@@ -200,6 +254,7 @@ fn cases() -> Vec<Case> {
             name: "1M attributes on one tag",
             size: 1_000_000,
             ext: "warc.gz",
+            args: &[],
             make: |n| {
                 let mut html = b"<div".to_vec();
                 for i in 0..n {
@@ -215,6 +270,7 @@ fn cases() -> Vec<Case> {
             name: "only <",
             size: 50 << 20,
             ext: "warc.gz",
+            args: &[],
             make: |n| html_case(&vec![b'<'; n]),
             hostile_written: None,
             open: None,
@@ -223,6 +279,7 @@ fn cases() -> Vec<Case> {
             name: "only >",
             size: 50 << 20,
             ext: "warc.gz",
+            args: &[],
             make: |n| html_case(&vec![b'>'; n]),
             hostile_written: None,
             open: None,
@@ -231,6 +288,7 @@ fn cases() -> Vec<Case> {
             name: "NULs and invalid UTF-8",
             size: 50 << 20,
             ext: "warc.gz",
+            args: &[],
             make: |n| {
                 html_case(
                     &(0..n)
@@ -245,6 +303,7 @@ fn cases() -> Vec<Case> {
             name: "10M entities",
             size: 10_000_000,
             ext: "warc.gz",
+            args: &[],
             make: |n| html_case(&repeat("&amp;", n)),
             // Ampersands only: no letters, so no main text (an `empty` skip).
             hostile_written: Some(false),
@@ -254,6 +313,7 @@ fn cases() -> Vec<Case> {
             name: "unclosed <title> then 20 MB",
             size: 20 << 20,
             ext: "warc.gz",
+            args: &[],
             make: |n| html_case(&[b"<title>".to_vec(), paragraphs(n)].concat()),
             hostile_written: None,
             open: None,
@@ -262,6 +322,7 @@ fn cases() -> Vec<Case> {
             name: "unclosed <textarea> then 20 MB",
             size: 20 << 20,
             ext: "warc.gz",
+            args: &[],
             make: |n| html_case(&[b"<textarea>".to_vec(), paragraphs(n)].concat()),
             hostile_written: None,
             open: None,
@@ -270,6 +331,7 @@ fn cases() -> Vec<Case> {
             name: "unclosed <script> then 20 MB",
             size: 20 << 20,
             ext: "warc.gz",
+            args: &[],
             make: |n| html_case(&[b"<script>".to_vec(), paragraphs(n)].concat()),
             hostile_written: None,
             open: None,
@@ -278,6 +340,7 @@ fn cases() -> Vec<Case> {
             name: "unclosed <style> then 20 MB",
             size: 20 << 20,
             ext: "warc.gz",
+            args: &[],
             make: |n| html_case(&[b"<style>".to_vec(), paragraphs(n)].concat()),
             hostile_written: None,
             open: None,
@@ -286,6 +349,7 @@ fn cases() -> Vec<Case> {
             name: "unclosed <!-- then 20 MB",
             size: 20 << 20,
             ext: "warc.gz",
+            args: &[],
             make: |n| html_case(&[b"<!--".to_vec(), paragraphs(n)].concat()),
             hostile_written: None,
             open: None,
@@ -294,6 +358,7 @@ fn cases() -> Vec<Case> {
             name: "unclosed <plaintext> then 20 MB",
             size: 20 << 20,
             ext: "warc.gz",
+            args: &[],
             make: |n| html_case(&[b"<plaintext>".to_vec(), paragraphs(n)].concat()),
             hostile_written: Some(true),
             open: None,
@@ -302,6 +367,7 @@ fn cases() -> Vec<Case> {
             name: "gzip bomb, 1 GB of zeros",
             size: 1 << 30,
             ext: "warc.gz",
+            args: &[],
             make: |n| coded(zeros_gzip(n), "gzip"),
             hostile_written: Some(false),
             open: None,
@@ -310,6 +376,7 @@ fn cases() -> Vec<Case> {
             name: "zstd bomb, 1 GB of zeros",
             size: 1 << 30,
             ext: "warc.gz",
+            args: &[],
             make: |n| coded(zeros_zstd(n), "zstd"),
             hostile_written: Some(false),
             open: None,
@@ -318,6 +385,7 @@ fn cases() -> Vec<Case> {
             name: "brotli bomb, 1 GB of zeros",
             size: 1 << 30,
             ext: "warc.gz",
+            args: &[],
             make: |n| coded(zeros_brotli(n), "br"),
             hostile_written: Some(false),
             open: None,
@@ -326,6 +394,7 @@ fn cases() -> Vec<Case> {
             name: "chunk size that overflows",
             size: 1,
             ext: "warc.gz",
+            args: &[],
             make: |_| {
                 let mut r = HttpResponse::new(200, Some("text/html"), b"", BodyCoding::Identity);
                 r.headers.retain(|(k, _)| k != "Content-Length");
@@ -341,6 +410,7 @@ fn cases() -> Vec<Case> {
             name: "100k HTTP headers",
             size: 100_000,
             ext: "warc.gz",
+            args: &[],
             make: |n| {
                 let mut r = HttpResponse::html("<p>Body after many headers, a short page.</p>");
                 for i in 0..n {
@@ -355,6 +425,7 @@ fn cases() -> Vec<Case> {
             name: "Content-Length 2^63",
             size: 1,
             ext: "warc",
+            args: &[],
             make: |_| raw_record_then_good(&warc_head("", "9223372036854775808"), b"<p>x</p>"),
             hostile_written: Some(false),
             open: None,
@@ -363,6 +434,7 @@ fn cases() -> Vec<Case> {
             name: "Content-Length -1",
             size: 1,
             ext: "warc",
+            args: &[],
             make: |_| raw_record_then_good(&warc_head("", "-1"), b"<p>x</p>"),
             hostile_written: Some(false),
             open: None,
@@ -371,6 +443,7 @@ fn cases() -> Vec<Case> {
             name: "100 MB WARC header line",
             size: 100 << 20,
             ext: "warc",
+            args: &[],
             make: |n| {
                 let long = format!("X-Long: {}\r\n", "a".repeat(n));
                 raw_record_then_good(&warc_head(&long, "8"), b"<p>x</p>")
@@ -382,6 +455,7 @@ fn cases() -> Vec<Case> {
             name: "1M empty gzip members",
             size: 1_000_000,
             ext: "warc.gz",
+            args: &[],
             make: |n| {
                 let empty = outward_testkit::gzip(b"");
                 let mut out = Vec::with_capacity(empty.len() * n);
@@ -400,7 +474,7 @@ fn cases() -> Vec<Case> {
 }
 
 /// Runs `outward run` on `input`; exit code, wall time, peak RSS (KiB, VmHWM polled).
-fn run_measured(input: &Path, out: &Path) -> (Option<i32>, Duration, u64) {
+fn run_measured(input: &Path, out: &Path, args: &[&str]) -> (Option<i32>, Duration, u64) {
     let start = Instant::now();
     let mut child = Command::new(env!("CARGO_BIN_EXE_outward"))
         .args([
@@ -413,6 +487,7 @@ fn run_measured(input: &Path, out: &Path) -> (Option<i32>, Duration, u64) {
             "-o",
         ])
         .arg(out)
+        .args(args)
         .arg(input)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -473,7 +548,7 @@ fn stress_table() {
             let file_bytes = bytes.len();
             drop(bytes);
             let out = tmp.path().join("out");
-            let (code, time, kib) = run_measured(&input, &out);
+            let (code, time, kib) = run_measured(&input, &out, case.args);
             row.push_str(&format!(
                 " {:>12} {:>8.2} {:>9} |",
                 file_bytes,
@@ -491,8 +566,12 @@ fn stress_table() {
                     .as_str()
                     .is_some_and(|u| u.contains("hostile"))
             });
+            let degraded = docs
+                .iter()
+                .filter(|d| d["metadata"]["degraded"].is_string())
+                .count();
             outcome = format!(
-                "rc {}, {} docs, hostile {}",
+                "rc {}, {} docs ({degraded} degraded), hostile {}",
                 code.map_or("signal".into(), |c| c.to_string()),
                 docs.len(),
                 if hostile { "written" } else { "skipped" }

@@ -277,7 +277,41 @@ pub fn extract_all(html: &str, url: Option<&str>) -> Vec<Extraction> {
             "{}: {s:?} vs {buf_max}",
             info.name
         );
+        // Linear work: a few passes over the page (each climb, the parse, the scoring), plus
+        // the comparisons, which have their own budget.
+        assert!(
+            s.work <= outward_core::WORK_PER_UNIT * (buf_max + nodes_max + 8) + s.similarity_pairs,
+            "{}: work {} for {buf_max} bytes, {nodes_max} nodes",
+            info.name,
+            s.work
+        );
+        assert!(
+            s.similarity_pairs <= ExtractOptions::default().max_comparisons,
+            "{}: {s:?}",
+            info.name
+        );
         check_text(ex.text(), info.name);
+        // A page budget of comparisons as small as the page (the method that compares
+        // trees): never exceeded, and a climb it stops is marked degraded.
+        if s.similarity_pairs > 0 {
+            let budget = 1 + s.nodes_total;
+            let small = ExtractOptions {
+                max_comparisons: budget,
+                ..ExtractOptions::default()
+            };
+            let bounded = info.build(&small).extract(&page, SiteContext::none()).stats;
+            assert!(
+                bounded.similarity_pairs <= budget,
+                "{}: {bounded:?}",
+                info.name
+            );
+            assert!(
+                !bounded.degraded || bounded.similarity_pairs == budget,
+                "{}: {bounded:?}",
+                info.name
+            );
+            assert!(bounded.nodes_parsed <= bounded.nodes_total);
+        }
         assert_eq!(
             ex.render(Format::Text),
             ex.text(),

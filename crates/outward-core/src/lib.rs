@@ -39,7 +39,16 @@ pub struct ExtractOptions {
     /// The model `reverse-stage` applies instead of its shipped one (`--model PATH`, read by
     /// the caller). Only `reverse-stage` reads it.
     pub stage_model: Option<std::sync::Arc<methods::stage::StageModel>>,
+    /// A page's budget of child-pair evaluations for the tree similarity (`paper`'s climb):
+    /// when it runs out the climb stops where it is and the extraction is marked
+    /// [`ExtractStats::degraded`]. Bounds the work of a page of many wide, deep, similar
+    /// sibling subtrees.
+    pub max_comparisons: u64,
 }
+
+/// [`ExtractOptions::max_comparisons`] unless set: about 0.2 s of comparisons at most, ten
+/// times what the most demanding of the 4,866 dev pages asks (between 100k and 200k).
+pub const DEFAULT_MAX_COMPARISONS: u64 = 2_000_000;
 
 impl Default for ExtractOptions {
     fn default() -> Self {
@@ -48,9 +57,15 @@ impl Default for ExtractOptions {
             svm_model: None,
             linenet_model: None,
             stage_model: None,
+            max_comparisons: DEFAULT_MAX_COMPARISONS,
         }
     }
 }
+
+/// The most [`ExtractStats::work`] a partial method spends per byte and node of the page's
+/// visible buffer (`reverse`: at most five climbs, the parse and seven scoring passes), apart
+/// from the tree comparisons; the fuzz targets and the dev-data test assert it.
+pub const WORK_PER_UNIT: u64 = 8;
 
 /// Counters a method reports about the work it did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -65,6 +80,18 @@ pub struct ExtractStats {
     pub template_removed: u32,
     /// Elements the learned stage (`reverse-stage`) took out of the content root.
     pub stage_pruned: u32,
+    /// Child-pair evaluations of the tree similarity (`paper`).
+    pub similarity_pairs: u64,
+    /// The work of the extraction after the page's analysis, counted where it is done: bytes
+    /// scanned by each climb and by the partial parse (summed over climbs, unlike
+    /// `bytes_touched`), blocks scored by each scoring pass, nodes built and
+    /// `similarity_pairs`; a method that reads the whole page once reports that pass (its
+    /// bytes and nodes). Linear in the page (the fuzz targets assert it), but for the
+    /// comparisons, which `ExtractOptions::max_comparisons` bounds.
+    pub work: u64,
+    /// A work budget ran out ([`ExtractOptions::max_comparisons`]): the result is what the
+    /// method had when it stopped.
+    pub degraded: bool,
 }
 
 impl ExtractStats {
@@ -77,6 +104,9 @@ impl ExtractStats {
             bytes_touched: page.html().len() as u64,
             template_removed: 0,
             stage_pruned: 0,
+            similarity_pairs: 0,
+            work: page.visible().buf.len() as u64 + nodes,
+            degraded: false,
         }
     }
 }

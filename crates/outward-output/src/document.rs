@@ -74,6 +74,10 @@ pub struct Metadata {
     pub text_chars: u64,
     pub nodes_parsed: u64,
     pub nodes_total: u64,
+    /// The work budget that ran out while this page was extracted (`max_comparisons`): the
+    /// text is what the method had when it stopped. Absent when none did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub degraded: Option<&'static str>,
 }
 
 /// Where a document came from (everything but the extraction itself).
@@ -152,6 +156,7 @@ impl Document {
                 text_chars: text.chars().count() as u64,
                 nodes_parsed: extraction.stats.nodes_parsed,
                 nodes_total: extraction.stats.nodes_total,
+                degraded: extraction.stats.degraded.then_some("max_comparisons"),
             },
             text,
         }
@@ -207,6 +212,7 @@ pub(crate) mod tests {
                 text_chars: text.chars().count() as u64,
                 nodes_parsed: 3,
                 nodes_total: 9,
+                degraded: None,
             },
             text,
         }
@@ -244,6 +250,7 @@ pub(crate) mod tests {
                 text_chars: 20,
                 nodes_parsed: 3,
                 nodes_total: 9,
+                degraded: None,
             },
         };
         let mut out = Vec::new();

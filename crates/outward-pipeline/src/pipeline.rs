@@ -59,6 +59,7 @@ impl Reporter for Silent {
 #[derive(Debug)]
 pub enum Event<'a> {
     RecordSkipped(RecordSkipped<'a>),
+    RecordDegraded(RecordDegraded<'a>),
     SkipsNotReported(SkipsNotReported<'a>),
     InputPartial(InputPartial<'a>),
     ManifestNotCompacted(ManifestNotCompacted<'a>),
@@ -99,6 +100,16 @@ pub struct RecordSkipped<'a> {
     pub detail: &'a str,
 }
 
+/// A page written with what its method had when a per-page work budget ran out.
+#[derive(Debug)]
+pub struct RecordDegraded<'a> {
+    pub warc_file: &'a str,
+    pub offset: u64,
+    pub record_id: &'a str,
+    /// The budget that ran out (`max_comparisons`).
+    pub budget: &'a str,
+}
+
 /// How many more skipped records of an input were counted but not reported one by one.
 #[derive(Debug)]
 pub struct SkipsNotReported<'a> {
@@ -131,6 +142,11 @@ impl std::fmt::Display for Event<'_> {
                 s.record_id.unwrap_or("-"),
                 s.reason.as_str(),
                 s.detail
+            ),
+            Event::RecordDegraded(d) => write!(
+                f,
+                "{}@{} {}: degraded: the {} budget ran out, the text is what the method had then",
+                d.warc_file, d.offset, d.record_id, d.budget
             ),
             Event::SkipsNotReported(s) => write!(
                 f,
@@ -1027,11 +1043,28 @@ fn stream_input(path: &Path, stages: &Stages, sink: &mut dyn DocSink) -> io::Res
                 PageOutcome::Doc(doc) => {
                     counts.html += 1;
                     fractions.add(doc.metadata.nodes_parsed, doc.metadata.nodes_total);
+                    let degraded = doc.metadata.degraded;
+                    let (offset, record_id) = match degraded {
+                        Some(_) => (doc.metadata.warc_offset, doc.id.clone()),
+                        None => (None, String::new()),
+                    };
                     if sink_error.is_none() {
                         match sink.accept(*doc) {
                             Ok(()) => {
                                 counts.written += 1;
                                 progress.written.fetch_add(1, Ordering::Relaxed);
+                                if let Some(budget) = degraded {
+                                    counts.degraded += 1;
+                                    logged += 1;
+                                    if logged <= LOG_LIMIT {
+                                        reporter.report(&Event::RecordDegraded(RecordDegraded {
+                                            warc_file: &warc_file,
+                                            offset: offset.unwrap_or(0),
+                                            record_id: &record_id,
+                                            budget,
+                                        }));
+                                    }
+                                }
                             }
                             Err(e) => {
                                 sink_error = Some(e);
@@ -1309,6 +1342,7 @@ fn run_input(input: &Path, shared: &RunShared) -> InputOutcome {
         Ok(id) => id,
         Err(e) => return InputOutcome::Failed(format!("cannot read input: {e}")),
     };
+    let opened = FileInode::of(input);
     if !config.force {
         let m = manifest.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(entry) = m.reusable(&config.output, &identity, config_hash) {
@@ -1341,6 +1375,22 @@ fn run_input(input: &Path, shared: &RunShared) -> InputOutcome {
         Ok(info) => info,
         Err(e) => return InputOutcome::Failed(format!("cannot finish output: {e}")),
     };
+    // A file written, truncated or replaced while it was read gives an output that may mix
+    // its versions: it is partial, and its identity (taken before the read) no longer matches
+    // the file, so the next run reads it again.
+    let mut result = result;
+    if let Some(change) = changed_while_read(input, &identity, opened.as_ref()) {
+        result.status = match result.status {
+            FileStatus::Complete => FileStatus::Partial {
+                offset: identity.size,
+                error: change,
+            },
+            FileStatus::Partial { offset, error } => FileStatus::Partial {
+                offset,
+                error: format!("{error}; {change}"),
+            },
+        };
+    }
     let status = result.status.name();
     let (error, error_offset) = match &result.status {
         FileStatus::Complete => (None, None),
@@ -1380,6 +1430,50 @@ fn run_input(input: &Path, shared: &RunShared) -> InputOutcome {
         entry,
         fractions: result.fractions,
     }
+}
+
+/// Which file a path named (device and inode), to tell a file replaced under its name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct FileInode(u64, u64);
+
+impl FileInode {
+    #[cfg(unix)]
+    fn of(path: &Path) -> Option<FileInode> {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(path)
+            .ok()
+            .map(|m| FileInode(m.dev(), m.ino()))
+    }
+
+    #[cfg(not(unix))]
+    fn of(_: &Path) -> Option<FileInode> {
+        None
+    }
+}
+
+/// How `input` changed since `before` (its identity and file when the read began), or `None`
+/// when it is the same file with the same size and modification time.
+fn changed_while_read(
+    input: &Path,
+    before: &InputIdentity,
+    before_inode: Option<&FileInode>,
+) -> Option<String> {
+    let after = match InputIdentity::of(input) {
+        Ok(after) => after,
+        Err(e) => return Some(format!("the input went away while it was read ({e})")),
+    };
+    let what = if before_inode.is_some() && FileInode::of(input).as_ref() != before_inode {
+        "was replaced by another file".to_string()
+    } else if after.size != before.size {
+        format!("changed size ({} -> {} bytes)", before.size, after.size)
+    } else if after.mtime_ns != before.mtime_ns {
+        "was modified".to_string()
+    } else {
+        return None;
+    };
+    Some(format!(
+        "the input {what} while it was read: its output may mix the versions, the next run reads it again"
+    ))
 }
 
 /// The site memory a run extracts with (see [`SiteSource`]), reported as an event.
@@ -1542,6 +1636,7 @@ mod tests {
         fn report(&self, event: &Event) {
             let kind = match event {
                 Event::RecordSkipped(_) => "skipped",
+                Event::RecordDegraded(_) => "degraded",
                 Event::SkipsNotReported(_) => "not reported",
                 Event::InputPartial(_) => "partial",
                 Event::ManifestNotCompacted(_) => "manifest",

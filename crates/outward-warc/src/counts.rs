@@ -85,6 +85,14 @@ pub struct Counts {
     pub skipped: BTreeMap<SkipReason, u64>,
     /// Bytes of decoded HTML handed to the extractor.
     pub html_bytes: u64,
+    /// Documents written with what their method had when a per-page work budget ran out
+    /// (among `written`; absent from the manifest when none).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub degraded: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl Counts {
@@ -101,6 +109,7 @@ impl Counts {
         self.html += other.html;
         self.written += other.written;
         self.html_bytes += other.html_bytes;
+        self.degraded += other.degraded;
         for (reason, n) in &other.skipped {
             *self.skipped.entry(*reason).or_insert(0) += n;
         }

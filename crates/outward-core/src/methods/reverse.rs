@@ -66,6 +66,7 @@ use crate::site::template_ranges;
 use crate::text::emit::{TextSink, emit_subtree};
 use crate::text::page_title::page_title;
 use crate::{Blocks, ExtractOptions, ExtractStats, Extraction, Extractor, Page, SiteContext};
+use std::cell::Cell;
 use std::sync::Arc;
 
 /// A weak boilerplate hint on an element holding more than this share of the page's good
@@ -488,6 +489,7 @@ impl Reverse {
         scores: &BlockScores,
         chosen: &Climb,
         scores_for: impl Fn(u32) -> BlockScores,
+        work: &Cell<u64>,
     ) -> Option<(usize, Climb, BlockScores)> {
         let r = scores.range(chosen.range.0 as u32, chosen.range.1 as u32);
         if r.good >= LISTING_MAX_PROSE {
@@ -498,6 +500,7 @@ impl Reverse {
         };
         // Sliding sum of listed text over [i - w, i + w]; the first maximum wins.
         let n = blocks.len();
+        work.set(work.get() + n as u64);
         let w = LISTING_WINDOW;
         let mut window: f64 = (0..n.min(w)).map(listed).sum();
         let mut best: Option<(f64, usize)> = None;
@@ -518,6 +521,7 @@ impl Reverse {
         let list = self.climb_by(buf, &list_scores, seed_at as usize, |t| {
             t.content - 2.0 * t.menu - t.hard
         });
+        work.set(work.get() + list.bytes);
         let l = list_scores.range(list.range.0 as u32, list.range.1 as u32);
         let gain = (l.content - l.menu) >= LISTING_GAIN * (r.content - r.menu).max(1.0);
         gain.then_some((seed, list, list_scores))
@@ -534,6 +538,7 @@ impl Reverse {
         seed_at: usize,
         chosen: Climb,
         others: &[Climb],
+        work: &Cell<u64>,
     ) -> Climb {
         if chosen.score <= 0.0 {
             return chosen;
@@ -569,6 +574,7 @@ impl Reverse {
                 }
             }
         }
+        work.set(work.get() + climber.bytes_touched());
         let j = scores.range(range.0 as u32, range.1 as u32);
         if j.bad > JOIN_MAX_BAD * j.good {
             return chosen;
@@ -662,6 +668,10 @@ impl Reverse {
             nodes_total: cleaned.nodes_total,
             ..ExtractStats::default()
         };
+        // Work done, in bytes scanned by each climb and the parse plus blocks scored per
+        // pass (ExtractStats::work).
+        let work = Cell::new(0u64);
+        let blocks_n = cleaned.blocks.len() as u64;
         // A weak hint on an element holding much of the page's good text is false (an article
         // wrapped in a "share_wrapper"); strong hints (comment sections, nav/aside/footer)
         // stand.
@@ -700,6 +710,7 @@ impl Reverse {
                 }
             },
         );
+        work.set(2 * blocks_n);
         let bads: Vec<f64> = seed_scores.bad.windows(2).map(|w| w[1] - w[0]).collect();
         let ranked = rank_seeds(&goods, &bads, &cleaned.blocks);
         if ranked.is_empty() {
@@ -712,6 +723,7 @@ impl Reverse {
         let buf = &cleaned.buf;
         // Scoring for a seed: hints on the seed's own ancestors are false, the others hard.
         let scores_for = |seed_at: u32| {
+            work.set(work.get() + blocks_n);
             BlockScores::new(
                 &cleaned.blocks,
                 self.link_list_ratio,
@@ -744,6 +756,7 @@ impl Reverse {
             let scores = scores_for(b.seed);
             let climb = self.climb(buf, &scores, at);
             bytes_scanned = bytes_scanned.max(climb.bytes);
+            work.set(work.get() + climb.bytes);
             tried.push(climb);
             let better = match &best {
                 None => true,
@@ -762,14 +775,14 @@ impl Reverse {
         };
         // Recall guards: a page without an article gives its densest list; an article in
         // several regions gives their common ancestor.
-        let list = self.listing_guard(buf, &cleaned.blocks, &scores, &climb, scores_for);
+        let list = self.listing_guard(buf, &cleaned.blocks, &scores, &climb, scores_for, &work);
         let listing = list.is_some();
         let (seed, climb, scores) = list.unwrap_or((seed, climb, scores));
         let seed_at = cleaned.blocks[seed].seed;
         let climb = if listing {
             climb
         } else {
-            self.join_guard(buf, &scores, seed_at as usize, climb, &tried)
+            self.join_guard(buf, &scores, seed_at as usize, climb, &tried, &work)
         };
         let best_level = climb.level;
         let mut pp = PartialParse::new(buf, seed_at as usize);
@@ -798,7 +811,7 @@ impl Reverse {
         // Prune link lists and boilerplate inside R (never an ancestor of the seed).
         let tree = &pp.tree;
         let ratio = self.link_list_ratio;
-        let template_removed = std::cell::Cell::new(0u32);
+        let template_removed = Cell::new(0u32);
         // Elements the rules (and the stage) may prune: blocks and unknown elements that do
         // not hold the seed.
         let prunable = |id: u32| {
@@ -896,6 +909,7 @@ impl Reverse {
         stats.stage_pruned = stage_pruned;
         stats.nodes_parsed = pp.nodes_built();
         stats.bytes_touched = pp.bytes_touched().max(bytes_scanned);
+        stats.work = work.get() + pp.bytes_touched() + pp.nodes_built();
         Extraction {
             blocks: sink.finish(),
             title,
@@ -1165,6 +1179,33 @@ mod tests {
              the best stories, delivered free.</p></div></div>\
              <div class=foot><p>Town Gazette, 1 Main Street. All rights reserved.</p></div></body></html>"
         )
+    }
+
+    #[test]
+    fn work_counts_every_climb_and_stays_linear() {
+        // Three regions of prose: every seed is climbed, then the join guard climbs again.
+        let region = |w: &str| {
+            format!(
+                "<div class=\"box\"><p>{}</p><p>{}</p></div>",
+                format!("{w} is the word of this region, said in a sentence. ").repeat(12),
+                format!("More about {w}, at some length and plainly. ").repeat(10)
+            )
+        };
+        let html = format!(
+            "<html><body><nav><a href=/>Home</a></nav><main>{}<aside>{}</aside>{}</main>\
+             <div>{}</div></body></html>",
+            region("alpha"),
+            "<ul><li><a href=/x>link</a></li></ul>".repeat(20),
+            region("beta"),
+            region("gamma")
+        );
+        let page = Page::new(&html, None);
+        let ex = Reverse::default().extract(&page, SiteContext::none());
+        let s = ex.stats;
+        let one_pass = s.bytes_touched + s.nodes_parsed;
+        assert!(s.work > one_pass, "the other climbs count: {s:?}");
+        let size = page.visible().buf.len() as u64 + page.visible().nodes_total;
+        assert!(s.work <= 8 * size, "{s:?} for {size}");
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Boilerplate and content hints: class/id words (Readability's lists, found by one hash
-//! probe of each position's first four bytes), ARIA roles, `itemprop=articleBody`, and inline styles that hide an element.
+//! probe of each position's first four bytes), ARIA roles, `itemprop=articleBody`, and
+//! inline styles that hide an element.
 //!
 //! Invariants: pure functions of attribute values; values are looked at up to a fixed
 //! length, so a hostile attribute costs linear time.

@@ -1,7 +1,8 @@
 //! Forward tokenizer: reads tokens from a position towards the end of a cleaned buffer.
 //!
 //! State machine: `Data` (at a text byte or a `<`) → on `<`: `TagOpen` scans to the next
-//! `>` (memchr2, stopping at a stray `<`) and emits a tag; otherwise text runs to the next `<`.
+//! `>` (memchr2, stopping at a stray `<`) and emits a tag; otherwise text runs to the next
+//! `<`.
 //! Invariants: the position only grows; each call is O(token length).
 
 use super::{Token, TokenKind, tag_kind};

@@ -3,8 +3,8 @@
 //! (`<`…`>`) or the text between two tags.
 //!
 //! Invariants: tokens tile the buffer exactly (on a cleaned buffer, forward and reverse
-//! produce the same tokens in opposite orders); total on any bytes (a stray `<` or `>` in a buffer that is not
-//! cleaned degrades to text, never a panic).
+//! produce the same tokens in opposite orders); total on any bytes (a stray `<` or `>` in a
+//! buffer that is not cleaned degrades to text, never a panic).
 
 pub mod forward;
 pub mod reverse;
