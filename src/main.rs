@@ -305,6 +305,11 @@ struct RunArgs {
     /// without one, deep pages are extracted in linear time).
     #[arg(long, default_value_t = 0)]
     max_depth: u32,
+    /// Skip pages whose extraction did more work than this (bytes scanned by each pass, blocks
+    /// scored, nodes built, tree comparisons: at most about 8 per byte and node of the page),
+    /// counted as over_budget (0: no budget).
+    #[arg(long, default_value_t = 0)]
+    max_work: u64,
     /// Reprocess inputs even when the manifest says their output is complete.
     #[arg(long)]
     force: bool,
@@ -475,6 +480,7 @@ fn run(args: RunArgs) -> ExitCode {
     config.text_format = args.format;
     config.max_record_bytes = args.max_record_bytes;
     config.filters.max_nodes = args.max_nodes;
+    config.filters.max_work = args.max_work;
     config.filters.max_depth = args.max_depth;
     config.force = args.force;
     config.filters.min_chars = args.min_chars;

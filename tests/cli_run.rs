@@ -374,13 +374,17 @@ fn output_options_are_wired() {
             .all(|d| d["metadata"]["url"] != testkit::SAMPLE_PAGES[0].uri)
     );
 
-    // Work budgets: the pages with more nodes, or deeper nesting, than allowed are counted
-    // skips (over_budget, logged with their record id and what they asked), the others
-    // written as without a budget; a budget is part of the config.
+    // Work budgets: the pages with more nodes, deeper nesting or more extraction work than
+    // allowed are counted skips (over_budget, logged with their record id and what they
+    // asked), the others written as without a budget; a budget is part of the config.
     let unbudgeted = tmp.path().join("unbudgeted");
     run_into(&unbudgeted, &["--method", "fulltext"], &[&sample()], 0);
     let all = docs(&unbudgeted.join("sample.jsonl.zst"));
-    for (flag, value) in [("--max-nodes", "200"), ("--max-depth", "8")] {
+    for (flag, value) in [
+        ("--max-nodes", "200"),
+        ("--max-depth", "8"),
+        ("--max-work", "2000"),
+    ] {
         let dir = tmp.path().join(&flag[2..]);
         let out = run_into(
             &dir,

@@ -107,7 +107,7 @@ def process_warc(
 
     Options are ``outward run``'s flags: ``method``, ``format``, ``output_format``,
     ``threads`` (0: every core), ``zstd_level``, ``max_record_bytes``, ``max_nodes``,
-    ``max_depth``, ``min_chars``, ``lang`` (``"en,de"`` or a list), ``force``,
+    ``max_depth``, ``max_work``, ``max_comparisons``, ``min_chars``, ``lang`` (``"en,de"`` or a list), ``force``,
     ``similarity``, ``model``, ``site_memory``, ``sites``, ``sites_update``,
     ``site_min_pages``.
 

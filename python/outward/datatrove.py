@@ -150,7 +150,7 @@ class OutwardWarcReader(BaseDiskReader):
     ``limit``, ``skip``, …), plus ``threads`` (outward's threads per task; default 1, the
     executor's tasks give the parallelism), ``metadata`` (add outward's metadata, as
     :class:`OutwardExtractor` does) and outward's run options (``method``, ``format``,
-    ``min_chars``, ``lang``, ``max_nodes``, ``max_depth``, ``max_record_bytes``, ...). A file
+    ``min_chars``, ``lang``, ``max_nodes``, ``max_depth``, ``max_work``, ``max_record_bytes``, ...). A file
     that is not on the local disk is copied to a temporary file first.
     """
 

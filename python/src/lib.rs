@@ -147,6 +147,8 @@ const RUN_OPTIONS: &[&str] = &[
     "max_record_bytes",
     "max_nodes",
     "max_depth",
+    "max_work",
+    "max_comparisons",
     "min_chars",
     "lang",
     "force",
@@ -199,6 +201,9 @@ fn run_config(
     let similarity = get::<f64>(options, "similarity")?.unwrap_or(0.8);
     let model = get::<PathBuf>(options, "model")?;
     config.extract = extract_options(&config.method, similarity, model.as_ref())?;
+    if let Some(n) = get::<u64>(options, "max_comparisons")? {
+        config.extract.max_comparisons = n.max(1);
+    }
     if let Some(format) = get::<String>(options, "format")? {
         config.text_format = text_format(&format)?;
     }
@@ -225,6 +230,9 @@ fn run_config(
     }
     if let Some(n) = get::<u32>(options, "max_depth")? {
         config.filters.max_depth = n;
+    }
+    if let Some(n) = get::<u64>(options, "max_work")? {
+        config.filters.max_work = n;
     }
     if let Some(n) = get::<u64>(options, "min_chars")? {
         config.filters.min_chars = n;

@@ -42,6 +42,12 @@ def test_process_warc_options_are_checked_and_passed(tmp_path):
     summary = outward.process_warc(SAMPLE, tmp_path, min_chars=10**9, lang=["en"])
     assert summary["counts"]["written"] == 0
     assert summary["counts"]["skipped"].get("too_short", 0) > 0
+    # Work budgets, as outward run takes them (the sample's 12 pages under fulltext).
+    summary = outward.process_warc(
+        SAMPLE, tmp_path / "budget", method="fulltext", max_work=2000, max_comparisons=10
+    )
+    assert summary["counts"]["skipped"]["over_budget"] == 4
+    assert summary["counts"]["written"] == 8
 
 
 def test_process_warc_names_a_missing_input_and_keeps_a_truncated_ones_records(tmp_path):

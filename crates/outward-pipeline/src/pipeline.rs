@@ -232,14 +232,18 @@ pub struct RunConfig {
     pub filters: DocFilters,
 }
 
-/// Records and documents a run keeps: a page over a work budget is skipped as
-/// `over_budget` before extraction, a document as `too_short` or `language`.
+/// Records and documents a run keeps: a page over a size budget is skipped as `over_budget`
+/// before extraction, one whose extraction did more work than `max_work` after it, a
+/// document as `too_short` or `language`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct DocFilters {
     /// Nodes (elements and text runs) a page may have (`--max-nodes`; 0: no budget).
     pub max_nodes: u64,
     /// Elements a page may nest (`--max-depth`; 0: no budget).
     pub max_depth: u32,
+    /// Work units ([`outward_core::ExtractStats::work`]) a page's extraction may do
+    /// (`--max-work`; 0: no budget).
+    pub max_work: u64,
     /// Fewer characters of text than this: `too_short` (0: no minimum).
     pub min_chars: u64,
     /// ISO 639-1 codes (lowercase) the identified language must be one of; a document with no
@@ -273,6 +277,12 @@ impl DocFilters {
             ));
         }
         None
+    }
+
+    /// Why an extraction that reported `stats` did more work than the budget, if it did.
+    pub fn over_work(&self, stats: &outward_core::ExtractStats) -> Option<String> {
+        (self.max_work > 0 && stats.work > self.max_work)
+            .then(|| format!("work {} > --max-work {}", stats.work, self.max_work))
     }
 
     /// Why `doc` is not kept, if it is not.
@@ -309,6 +319,9 @@ impl DocFilters {
                 "; max_nodes={}; max_depth={}",
                 self.max_nodes, self.max_depth
             ));
+        }
+        if self.max_work > 0 {
+            key.push_str(&format!("; max_work={}", self.max_work));
         }
         key
     }
@@ -681,6 +694,9 @@ pub fn process_page_learning(
             }
             None => (extractor.extract(&analysed, SiteContext::none()), None),
         };
+        if let Some(why) = filters.over_work(&extraction.stats) {
+            return Err(why);
+        }
         let prints = if learn { page_prints(&analysed) } else { None };
         if extraction.blocks.is_empty() {
             return Ok((extraction, site_pages, PageMeta::default(), prints));
