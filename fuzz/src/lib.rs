@@ -2,14 +2,16 @@
 //! bytes to one entry point and asserts the properties the code documents, not only "no
 //! panic": determinism (the same input gives the same output twice), `nodes_parsed <=
 //! nodes_total`, tokens tiling their buffer, linear bounds on the work counters the code
-//! keeps (`bytes_touched`, node counts). No clocks: libFuzzer's `-timeout` catches stalls.
+//! keeps (`bytes_touched`, node counts, `work`), documents that serialise to valid UTF-8 JSON.
+//! No clocks: libFuzzer's `-timeout` catches stalls.
 
 use outward_core::html::clean::Cleaned;
 use outward_core::html::tokenize::forward::ForwardTokenizer;
 use outward_core::html::tokenize::reverse::ReverseTokenizer;
 use outward_core::html::tokenize::{Token, TokenKind};
 use outward_core::methods::REGISTRY;
-use outward_core::{ExtractOptions, Extraction, Format, Page, SiteContext};
+use outward_core::{ExtractOptions, Extraction, Format, Page, PageMeta, SiteContext};
+use outward_output::document::{Document, Provenance};
 use outward_warc::reader::{FileStatus, ReadItem, ReaderOptions, WarcReader};
 use std::io::Write;
 use std::path::PathBuf;
@@ -244,6 +246,49 @@ pub fn check_text(text: &str, what: &str) {
 
 /// Every registry method on `html` (with `url`): deterministic, counts within bounds, text
 /// invariants, both renderings deterministic. Returns the extractions.
+/// The document `outward run` would write for `ex` (with the page's own metadata, read from
+/// its hostile head): one line of valid UTF-8 JSON whose text and title read back as built,
+/// the same bytes when built twice.
+pub fn check_document_json(page: &Page, ex: &Extraction, method: &str) {
+    let build = || {
+        let meta = PageMeta::read(page.html(), page.url(), || None);
+        Document::build(
+            "<urn:uuid:fuzz>".into(),
+            Provenance {
+                url: page.url().map(str::to_string),
+                ..Provenance::default()
+            },
+            ex.clone(),
+            meta,
+            Format::Text,
+            method,
+        )
+    };
+    let doc = build();
+    let mut line = Vec::new();
+    doc.write_json_line(&mut line);
+    let mut again = Vec::new();
+    build().write_json_line(&mut again);
+    assert_eq!(line, again, "{method}: the same document, different bytes");
+    assert_eq!(line.last(), Some(&b'\n'), "{method}: one line");
+    assert!(
+        !line[..line.len() - 1].contains(&b'\n'),
+        "{method}: a newline inside the line"
+    );
+    let text = std::str::from_utf8(&line).expect("document JSON is UTF-8");
+    let value: serde_json::Value = serde_json::from_str(text).expect("document line is JSON");
+    assert_eq!(
+        value["text"].as_str(),
+        Some(doc.text.as_str()),
+        "{method}: text"
+    );
+    assert_eq!(
+        value["metadata"]["title"].as_str(),
+        doc.metadata.title.as_deref(),
+        "{method}"
+    );
+}
+
 pub fn extract_all(html: &str, url: Option<&str>) -> Vec<Extraction> {
     let page = Page::new(html, url);
     let again = Page::new(html, url);
@@ -312,6 +357,7 @@ pub fn extract_all(html: &str, url: Option<&str>) -> Vec<Extraction> {
             );
             assert!(bounded.nodes_parsed <= bounded.nodes_total);
         }
+        check_document_json(&page, &ex, info.name);
         assert_eq!(
             ex.render(Format::Text),
             ex.text(),
