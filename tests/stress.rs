@@ -452,6 +452,24 @@ fn cases() -> Vec<Case> {
             open: None,
         },
         Case {
+            name: "truncated .zst frame",
+            size: 20 << 20,
+            ext: "warc.zst",
+            args: &[],
+            make: |n| {
+                // The good page, then an n-byte page whose frame the file ends inside.
+                let mut w = WarcWriter::new(Compression::Zstd, 5);
+                w.response(GOOD_URL, &HttpResponse::html(&good_page()));
+                let big = String::from_utf8(paragraphs(n)).unwrap();
+                w.response("https://hostile.example/cut", &HttpResponse::html(&big));
+                let mut bytes = w.finish().0;
+                bytes.truncate(bytes.len() - bytes.len() / 8);
+                bytes
+            },
+            hostile_written: Some(false),
+            open: None,
+        },
+        Case {
             name: "1M empty gzip members",
             size: 1_000_000,
             ext: "warc.gz",
