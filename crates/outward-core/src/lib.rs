@@ -67,6 +67,17 @@ impl Default for ExtractOptions {
 /// from the tree comparisons; the fuzz targets and the dev-data test assert it.
 pub const WORK_PER_UNIT: u64 = 8;
 
+/// FNV-1a, 64 bits (fixed, the same on every platform): the checksum and digest of the
+/// learned methods' models, and the label hash of unknown tag names in the tree similarity.
+pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
 /// Counters a method reports about the work it did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ExtractStats {

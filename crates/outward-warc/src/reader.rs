@@ -332,27 +332,25 @@ impl Iterator for WarcRecords {
                 }
                 // A plain file whose record claims more bytes than it has (a lying
                 // Content-Length, not only a cut file) has read the records after it as its
-                // block: go on at the next `WARC/` line after its start, if there is one.
-                // (Per-record gzip members bound each record by themselves.)
-                if framing != Framing::Sound
-                    && self.plain
-                    && self.errors < MAX_ERRORS
-                    && let Some((iter, start)) = self.resync_plain_after(offset)
-                {
-                    self.errors += 1;
-                    self.iter = Some(iter);
-                    self.last_offset = start;
-                }
-                // The same in a gzip file of a member per record: its bytes after the block
+                // block: go on at the next record start after its start, if there is one.
+                // In a gzip file of a member per record, the bytes after a misframed block
                 // run into the next member's `WARC/1.0`, which fastwarc's resync (line starts
-                // only) does not find. Only when the record's member holds no other record,
-                // so that a file of many records per member loses nothing by the jump.
-                if framing == Framing::Misframed
-                    && self.gzip
-                    && self.errors < MAX_ERRORS
+                // only) does not find: go on at the next member, only when the record's
+                // member holds no other record (a file of many records per member loses
+                // nothing by the jump).
+                let resync = if framing == Framing::Sound || self.errors >= MAX_ERRORS {
+                    None
+                } else if self.plain {
+                    self.resync_plain_after(offset)
+                } else if self.gzip
+                    && framing == Framing::Misframed
                     && member_holds_one_record(&self.path, offset)
-                    && let Some((iter, start)) = self.resync_after(offset)
                 {
+                    self.resync_after(offset)
+                } else {
+                    None
+                };
+                if let Some((iter, start)) = resync {
                     self.errors += 1;
                     self.iter = Some(iter);
                     self.last_offset = start;
@@ -1096,12 +1094,7 @@ mod tests {
         let plain: Vec<u8> = records.concat();
         let gz: Vec<u8> = records
             .iter()
-            .flat_map(|r| {
-                use std::io::Write;
-                let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-                e.write_all(r).unwrap();
-                e.finish().unwrap()
-            })
+            .flat_map(|r| outward_testkit::gzip(r))
             .collect();
         for (name, bytes) in [("a.warc", plain), ("a.warc.gz", gz)] {
             let p = write_tmp(dir.path(), name, &bytes);
@@ -1125,12 +1118,7 @@ mod tests {
     #[test]
     fn a_member_of_several_records_is_not_left_after_a_misframed_one() {
         let dir = tempfile::tempdir().unwrap();
-        let gz = |parts: &[Vec<u8>]| {
-            use std::io::Write;
-            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-            e.write_all(&parts.concat()).unwrap();
-            e.finish().unwrap()
-        };
+        let gz = |parts: &[Vec<u8>]| outward_testkit::gzip(&parts.concat());
         let short = String::from_utf8(response(2, "200 OK", "text/html", "<p>b is here</p>"))
             .unwrap()
             .replace("Content-Length: 60", "Content-Length: 50");

@@ -130,12 +130,7 @@ impl<'t, 'm> Similarity<'t, 'm> {
         let n = self.tree.node(id);
         match n.kind {
             Kind::Text => 1,
-            _ if n.tag == crate::html::tags::Tag::Other => self
-                .name(id)
-                .iter()
-                .fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-                    (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
-                }),
+            _ if n.tag == crate::html::tags::Tag::Other => crate::fnv1a(self.name(id)),
             _ => 2 + n.tag as u8 as u64,
         }
     }

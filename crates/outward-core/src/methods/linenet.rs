@@ -55,11 +55,11 @@
 
 use std::sync::{Arc, OnceLock};
 
+use crate::fnv1a;
 use crate::html::clean::Cleaned;
 use crate::html::entities::append_decoded;
 use crate::html::tokenize::forward::ForwardTokenizer;
 use crate::html::tokenize::{TokenKind, parse_tag};
-use crate::methods::svm::fnv1a;
 use crate::text::emit::TextSink;
 use crate::text::page_title::page_title;
 use crate::{ExtractOptions, ExtractStats, Extraction, Extractor, Page, SiteContext};

@@ -27,8 +27,8 @@
 //! Invariants: `to_bytes(from_bytes(b)) == b` for every accepted `b`; applying a model is
 //! at most (depth of its deepest tree) comparisons per tree, no allocation.
 
+use crate::fnv1a;
 use crate::html::tokenize::attribute;
-use crate::methods::svm::fnv1a;
 
 /// Inputs of the model, in order (see [`FEATURE_NAMES`]).
 pub const FEATURES: usize = 36;

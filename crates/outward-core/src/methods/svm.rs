@@ -56,7 +56,7 @@ use crate::html::tokenize::{TokenKind, parse_tag};
 use crate::html::tree::F_HREF;
 use crate::text::emit::TextSink;
 use crate::text::page_title::page_title;
-use crate::{ExtractOptions, ExtractStats, Extraction, Extractor, Page, SiteContext};
+use crate::{ExtractOptions, ExtractStats, Extraction, Extractor, Page, SiteContext, fnv1a};
 
 /// Inputs of the classifier: R1..R5.
 pub const FEATURES: usize = 5;
@@ -120,17 +120,6 @@ impl std::fmt::Display for ModelError {
 }
 
 impl std::error::Error for ModelError {}
-
-/// FNV-1a, 64 bits: the checksum and digest of the learned methods' models (`svm`,
-/// `linenet`; fixed, the same on every platform).
-pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
 
 /// A trained RBF-kernel SVM over [`FEATURES`] inputs.
 #[derive(Debug, Clone, PartialEq)]
