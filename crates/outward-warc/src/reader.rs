@@ -741,31 +741,45 @@ fn drain(rec: &mut WarcRecord, body: Option<&mut Vec<u8>>) -> Result<u64, String
     }
 }
 
-/// After its block, a well-formed record is followed by its CR/LF trailer (or EOF, or directly
-/// the next `WARC/` line). Peeks (without consuming) at the next bytes; `false` when something
-/// else follows directly, i.e. Content-Length was wrong (too short: the body continues; too
-/// long: we ate into the next record's head). Junk after a proper trailer is left to fastwarc's
-/// quirks-mode resync and does not taint the record. Leaves the reader limited to zero bytes so
-/// fastwarc's own `consume()` is a no-op.
+/// After its block, a well-formed record is followed by its trailer of two line breaks (CR LF
+/// CR LF, or LF LF in LF-only files), by EOF, or directly by the next `WARC/` line. Peeks
+/// (without consuming) at the next bytes; `false` when something else follows, i.e.
+/// Content-Length was wrong (too short: the body continues; too long: we ate into the next
+/// record's head, possibly up to just before one of its line breaks, so a single line break
+/// followed by anything but `WARC/` is not a trailer). Junk after a proper trailer is left to
+/// fastwarc's quirks-mode resync and does not taint the record. Leaves the reader limited to
+/// zero bytes so fastwarc's own `consume()` is a no-op.
 fn followed_by_record_boundary(rec: &mut WarcRecord) -> bool {
     let Some(reader) = rec.reader_mut() else {
         return true;
     };
     reader.reset_limit();
     let ok = match reader.fill_buf() {
-        Ok(buf) => match buf.first() {
-            None | Some(b'\r' | b'\n') => true,
-            // What is buffered must begin `WARC/`; with fewer than five bytes buffered (a
-            // gzip member's end), as far as they go.
-            Some(_) => {
-                let n = buf.len().min(5);
-                buf[..n] == b"WARC/"[..n]
-            }
-        },
+        Ok(buf) => is_record_boundary(buf),
         Err(_) => true,
     };
     reader.set_limit(0);
     ok
+}
+
+/// Whether `next` (the bytes buffered after a record's block, possibly few: a gzip member's end)
+/// can begin a record boundary: up to two line breaks (CR LF or LF), then, unless there were
+/// two, nothing buffered or `WARC/` (as far as the buffered bytes go).
+fn is_record_boundary(next: &[u8]) -> bool {
+    let mut rest = next;
+    for _ in 0..2 {
+        rest = match rest {
+            // A CR that ends what is buffered: the rest is not here to judge.
+            [b'\r'] => return true,
+            [b'\r', b'\n', tail @ ..] | [b'\n', tail @ ..] => tail,
+            // Fewer than two line breaks: the next record must begin right here.
+            _ => {
+                let n = rest.len().min(5);
+                return rest[..n] == b"WARC/"[..n];
+            }
+        };
+    }
+    true
 }
 
 /// What a record's framing says about the file around it.
@@ -955,6 +969,94 @@ mod tests {
             http.len()
         )
         .into_bytes()
+    }
+
+    /// Found by fuzzing (`warc_gzip`, seed `content-length-ends-before-a-lf.warc`): record 2's
+    /// Content-Length ran over its trailer and record 3's first line, ending just before the LF
+    /// of record 3's `WARC-Type: response` CR LF. The lone LF after the block was taken for a
+    /// trailer, so record 2 came out as a sound page with record 3's head in it and record 3
+    /// was lost without a count. Now a single line break must be followed by `WARC/`: record 2
+    /// is a bad record and record 3 is found again.
+    #[test]
+    fn a_length_ending_inside_the_next_records_head_loses_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = response(1, "200 OK", "text/html", "<p>one</p>");
+        let second = String::from_utf8(response(2, "200 OK", "text/html", "<p>two</p>")).unwrap();
+        let third = response(3, "200 OK", "text/html", "<p>three</p>");
+        // From record 2's block end through record 3's `WARC/1.0\r\nWARC-Type: response\r`.
+        let overrun = 4 + "WARC/1.0\r\nWARC-Type: response\r".len();
+        let length = |s: &str| {
+            let at = s.find("Content-Length: ").unwrap() + 16;
+            s[at..]
+                .split("\r\n")
+                .next()
+                .unwrap()
+                .parse::<usize>()
+                .unwrap()
+        };
+        let n = length(&second);
+        let second = second.replace(
+            &format!("Content-Length: {n}\r\n"),
+            &format!("Content-Length: {}\r\n", n + overrun),
+        );
+        let bytes = [first.as_slice(), second.as_bytes(), &third].concat();
+        for gzip in [false, true] {
+            let (name, bytes) = if gzip {
+                let members = [first.clone(), second.clone().into_bytes(), third.clone()];
+                let gz: Vec<u8> = members
+                    .iter()
+                    .flat_map(|m| outward_testkit::gzip(m))
+                    .collect();
+                ("overrun.warc.gz", gz)
+            } else {
+                ("overrun.warc", bytes.clone())
+            };
+            let p = write_tmp(dir.path(), name, &bytes);
+            let mut r = WarcReader::open(&p, ReaderOptions::default()).unwrap();
+            let kinds = item_kinds(&mut r);
+            assert_eq!(kinds.len(), 3, "{name}: {kinds:?}");
+            assert_eq!(kinds[0], "page <urn:x:1>", "{name}");
+            assert!(kinds[1].starts_with("bad_record"), "{name}: {kinds:?}");
+            assert_eq!(kinds[2], "page <urn:x:3>", "{name}");
+        }
+    }
+
+    #[test]
+    fn record_boundaries() {
+        for sound in [
+            &b""[..],
+            b"\r",
+            b"\r\n",
+            b"\r\n\r",
+            b"\r\n\r\n",
+            b"\r\n\r\njunk",
+            b"\n\n",
+            b"\n\njunk",
+            b"\r\nWARC/1.0",
+            b"\nWAR",
+            b"WARC/1.1\r\n",
+            b"WA",
+        ] {
+            assert!(
+                is_record_boundary(sound),
+                "{:?}",
+                String::from_utf8_lossy(sound)
+            );
+        }
+        for misframed in [
+            &b"x"[..],
+            b"\nContent-Type: text/html",
+            b"\r\nContent-Length: 5",
+            b"\r\nWARX",
+            b"</p>\r\n\r\n",
+            b"warc/1.0",
+        ] {
+            assert!(
+                !is_record_boundary(misframed),
+                "{:?}",
+                String::from_utf8_lossy(misframed)
+            );
+        }
     }
 
     /// Found by `make stress`: in a plain file, a record whose Content-Length runs past the end
