@@ -55,11 +55,11 @@ use crate::counts::SkipReason;
 use crate::reader::{
     self, FileStatus, MAX_ERRORS, MAX_HEADER_LEN, RawPage, ReadItem, ReaderOptions, Skip,
 };
+use crate::source::{ByteSource, SourceStream};
 use fastwarc::warc::header::{HeaderEncoding, HeaderMap};
 use sha1::{Digest, Sha1};
-use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
-use std::path::{Path, PathBuf};
+use std::io::{self, BufRead, BufReader, Read};
+use std::sync::Arc;
 
 /// Longest ARC header line accepted.
 const MAX_LINE: usize = 64 << 10;
@@ -76,7 +76,7 @@ struct Damage {
 
 /// The input file, counting bytes consumed (the compressed position).
 struct Counting {
-    inner: BufReader<File>,
+    inner: BufReader<Box<dyn SourceStream>>,
     pos: u64,
 }
 
@@ -147,9 +147,9 @@ const GZIP_MAGIC: &[u8] = &[0x1f, 0x8b];
 const ZSTD_MAGIC: &[u8] = &[0x28, 0xb5, 0x2f, 0xfd];
 
 impl Source {
-    fn open(path: &Path) -> io::Result<Source> {
+    fn open(source: &dyn ByteSource) -> io::Result<Source> {
         let mut input = Counting {
-            inner: BufReader::with_capacity(1 << 20, File::open(path)?),
+            inner: BufReader::with_capacity(1 << 20, source.open_at(0)?),
             pos: 0,
         };
         let head = input.fill_buf()?;
@@ -174,9 +174,8 @@ impl Source {
     }
 
     /// Starts reading again at compressed offset `at` (a member start), after damage.
-    fn restart_at(&mut self, path: &Path, at: u64) -> io::Result<()> {
-        let mut file = File::open(path)?;
-        file.seek(SeekFrom::Start(at))?;
+    fn restart_at(&mut self, source: &dyn ByteSource, at: u64) -> io::Result<()> {
+        let file = source.open_at(at)?;
         self.input = Some(Counting {
             inner: BufReader::with_capacity(1 << 20, file),
             pos: at,
@@ -626,7 +625,7 @@ enum Outcome {
 /// The ARC side of `WarcReader` (see the module docs).
 pub(crate) struct ArcReader {
     src: Source,
-    path: PathBuf,
+    source: Arc<dyn ByteSource>,
     options: ReaderOptions,
     status: FileStatus,
     done: bool,
@@ -642,10 +641,13 @@ pub(crate) struct ArcReader {
 }
 
 impl ArcReader {
-    pub(crate) fn open(path: &Path, options: ReaderOptions) -> io::Result<ArcReader> {
+    pub(crate) fn open(
+        source: Arc<dyn ByteSource>,
+        options: ReaderOptions,
+    ) -> io::Result<ArcReader> {
         Ok(ArcReader {
-            src: Source::open(path)?,
-            path: path.to_path_buf(),
+            src: Source::open(source.as_ref())?,
+            source,
             options,
             status: FileStatus::Complete,
             done: false,
@@ -875,8 +877,13 @@ impl ArcReader {
         self.mark_partial(d.offset, &d.error);
         let resumed = self.errors < MAX_ERRORS
             && self.src.codec == Codec::Gzip
-            && reader::find_next_member(&self.path, d.offset + 1, RESYNC_HEAD, &starts_with_header)
-                .is_some_and(|at| self.src.restart_at(&self.path, at).is_ok());
+            && reader::find_next_member(
+                self.source.as_ref(),
+                d.offset + 1,
+                RESYNC_HEAD,
+                &starts_with_header,
+            )
+            .is_some_and(|at| self.src.restart_at(self.source.as_ref(), at).is_ok());
         if resumed {
             self.mode = Mode::Normal;
         } else {
@@ -995,7 +1002,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.arc");
         std::fs::write(&path, bytes).unwrap();
-        let mut r = ArcReader::open(&path, options).unwrap();
+        let mut r = ArcReader::open(crate::source::LocalFile::shared(&path), options).unwrap();
         let items: Vec<ReadItem> = r.by_ref().collect();
         (items, r.status())
     }

@@ -10,6 +10,7 @@ mod arc;
 pub mod counts;
 pub mod decode;
 pub mod reader;
+pub mod source;
 
 use decode::DecodeOptions;
 use reader::{ReadItem, ReaderOptions, WarcReader};

@@ -39,11 +39,13 @@
 
 use crate::arc::ArcReader;
 use crate::counts::SkipReason;
+use crate::source::{ByteSource, LocalFile, read_full};
 use fastwarc::warc::iter::{ArchiveIterator, ArchiveIteratorOptions};
 use fastwarc::warc::record::{AutoDecode, WarcRecord};
 use std::borrow::Cow;
-use std::io::{BufRead, Read};
-use std::path::{Path, PathBuf};
+use std::io::{BufRead, Read, Seek};
+use std::path::Path;
+use std::sync::Arc;
 
 /// Reader settings.
 #[derive(Debug, Clone)]
@@ -139,8 +141,8 @@ struct WarcRecords {
     errors: u32,
     /// Iteration has ended (EOF or a fatal error); `status` is final.
     done: bool,
-    /// Kept to locate a damaged gzip member after an error (cold path only).
-    path: PathBuf,
+    /// Read again from later offsets after damage (cold path only).
+    source: Arc<dyn ByteSource>,
     /// The file is gzip (its first bytes are gzip's magic).
     gzip: bool,
     /// The file is not compressed (resyncs search its bytes for `WARC/` lines).
@@ -164,26 +166,31 @@ pub enum FileKind {
 /// Sniffs `path`. Compressed data that will not decompress is left to the reader (`Warc`), so
 /// a file damaged after its start keeps its good records.
 pub fn sniff(path: &Path) -> std::io::Result<FileKind> {
-    let mut raw = Vec::with_capacity(64);
-    std::fs::File::open(path)?.take(64).read_to_end(&mut raw)?;
+    sniff_source(&LocalFile::new(path))
+}
+
+/// [`sniff`] for any source: its first 64 KiB are read once (one range of a remote object).
+pub fn sniff_source(source: &dyn ByteSource) -> std::io::Result<FileKind> {
+    const RAW: u64 = 64 << 10;
+    let mut raw = Vec::with_capacity(4096);
+    source.open_at(0)?.take(RAW).read_to_end(&mut raw)?;
     if raw.is_empty() {
         return Ok(FileKind::Empty);
     }
-    let file = || std::fs::File::open(path);
     let mut head = Vec::with_capacity(64);
     let decoded = if raw.starts_with(&[0x1f, 0x8b]) {
-        flate2::read::MultiGzDecoder::new(file()?)
+        flate2::read::MultiGzDecoder::new(raw.as_slice())
             .take(64)
             .read_to_end(&mut head)
             .map(|_| ())
     } else if raw.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
-        zstd::stream::read::Decoder::new(file()?)
+        zstd::stream::read::Decoder::new(raw.as_slice())
             .and_then(|d| d.take(64).read_to_end(&mut head).map(|_| ()))
     } else if raw.starts_with(&[0x04, 0x22, 0x4d, 0x18]) {
         // LZ4 frames: the reader decompresses them itself.
         return Ok(FileKind::Warc);
     } else {
-        head = raw.clone();
+        head = raw[..raw.len().min(64)].to_vec();
         Ok(())
     };
     if decoded.is_err() || head.is_empty() {
@@ -221,10 +228,19 @@ impl WarcReader {
     /// extension, gzip/zstd/lz4 by magic bytes otherwise). A missing or unreadable file is an
     /// `Err`.
     pub fn open(path: &Path, options: ReaderOptions) -> std::io::Result<WarcReader> {
-        let inner = if sniff(path)? == FileKind::Arc {
-            Inner::Arc(Box::new(ArcReader::open(path, options)?))
+        WarcReader::open_source(LocalFile::shared(path), options)
+    }
+
+    /// [`WarcReader::open`] for any source (a remote object, bytes in memory): the extension
+    /// is that of its name.
+    pub fn open_source(
+        source: Arc<dyn ByteSource>,
+        options: ReaderOptions,
+    ) -> std::io::Result<WarcReader> {
+        let inner = if sniff_source(source.as_ref())? == FileKind::Arc {
+            Inner::Arc(Box::new(ArcReader::open(source, options)?))
         } else {
-            Inner::Warc(WarcRecords::open(path, options)?)
+            Inner::Warc(WarcRecords::open(source, options)?)
         };
         Ok(WarcReader { inner })
     }
@@ -250,26 +266,26 @@ impl Iterator for WarcReader {
 }
 
 impl WarcRecords {
-    fn open(path: &Path, options: ReaderOptions) -> std::io::Result<WarcRecords> {
-        // `from_path` picks the decompressor by extension (.gz/.zst/.lz4) but then turns magic
-        // sniffing off; for any other name keep sniffing on so `x.warc.gz.bad` still works.
-        let known = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| matches!(e, "gz" | "zst" | "lz4"));
-        let iter = if known {
-            ArchiveIterator::from_path(path)?
-        } else {
-            let file = std::io::BufReader::with_capacity(1 << 20, std::fs::File::open(path)?);
-            ArchiveIterator::with_options(file, ArchiveIteratorOptions::default())
+    fn open(source: Arc<dyn ByteSource>, options: ReaderOptions) -> std::io::Result<WarcRecords> {
+        use fastwarc::stream_io::{gzip::GzipReader, lz4::Lz4Reader, zstd::ZstdReader};
+        let mut stream = std::io::BufReader::with_capacity(1 << 20, source.open_at(0)?);
+        let magic = stream.fill_buf()?;
+        let gzip = magic.starts_with(&[0x1f, 0x8b]);
+        let zstd_or_lz4 = magic.starts_with(&[0x28, 0xb5, 0x2f, 0xfd])
+            || magic.starts_with(&[0x04, 0x22, 0x4d, 0x18]);
+        // The decompressor by extension (.gz/.zst/.lz4), as fastwarc's `from_path` picks it,
+        // with magic sniffing then off; for any other name sniffing stays on, so that
+        // `x.warc.gz.bad` still works.
+        let fixed = ArchiveIteratorOptions {
+            stream_detect: false,
+            ..ArchiveIteratorOptions::default()
         };
-        let mut magic = [0u8; 4];
-        let read = std::fs::File::open(path)
-            .and_then(|mut f| std::io::Read::read(&mut f, &mut magic))
-            .unwrap_or(0);
-        let gzip = read >= 2 && magic[..2] == [0x1f, 0x8b];
-        let zstd_or_lz4 =
-            read == 4 && (magic == [0x28, 0xb5, 0x2f, 0xfd] || magic == [0x04, 0x22, 0x4d, 0x18]);
+        let iter = match extension(source.name()) {
+            Some("gz") => ArchiveIterator::with_options(GzipReader::new(stream), fixed),
+            Some("zst") => ArchiveIterator::with_options(ZstdReader::new(stream), fixed),
+            Some("lz4") => ArchiveIterator::with_options(Lz4Reader::new(stream), fixed),
+            _ => ArchiveIterator::with_options(stream, ArchiveIteratorOptions::default()),
+        };
         Ok(WarcRecords {
             iter: Some(configure(iter)),
             options,
@@ -277,7 +293,7 @@ impl WarcRecords {
             last_offset: 0,
             errors: 0,
             done: false,
-            path: path.to_path_buf(),
+            source,
             gzip,
             plain: !gzip && !zstd_or_lz4,
         })
@@ -344,7 +360,7 @@ impl Iterator for WarcRecords {
                     self.resync_plain_after(offset)
                 } else if self.gzip
                     && framing == Framing::Misframed
-                    && member_holds_one_record(&self.path, offset)
+                    && member_holds_one_record(self.source.as_ref(), offset)
                 {
                     self.resync_after(offset)
                 } else {
@@ -361,7 +377,7 @@ impl Iterator for WarcRecords {
                 // The failed fastwarc iterator is never polled again (after an error it either
                 // repeats it forever or has dropped its reader): resync or stop.
                 self.errors += 1;
-                let damage = locate_gzip_damage(&self.path, self.last_offset);
+                let damage = locate_gzip_damage(self.source.as_ref(), self.last_offset);
                 let offset = damage.unwrap_or(self.last_offset);
                 let error = e.to_string();
                 self.mark_partial(offset, error.clone());
@@ -415,11 +431,8 @@ impl WarcRecords {
     /// Opens a fresh iterator on a plain file at the first line after `damaged` that starts
     /// `WARC/1.` (a record's first line). Offsets stay absolute (the file is seeked).
     fn resync_plain_after(&self, damaged: u64) -> Option<(ArchiveIterator, u64)> {
-        use std::io::{Seek, SeekFrom};
-        let start = find_next_warc_line(&self.path, damaged + 1)?;
-        let mut file =
-            std::io::BufReader::with_capacity(1 << 20, std::fs::File::open(&self.path).ok()?);
-        file.seek(SeekFrom::Start(start)).ok()?;
+        let start = find_next_warc_line(self.source.as_ref(), damaged + 1)?;
+        let file = std::io::BufReader::with_capacity(1 << 20, self.source.open_at(start).ok()?);
         let options = ArchiveIteratorOptions {
             stream_detect: false,
             ..ArchiveIteratorOptions::default()
@@ -433,11 +446,10 @@ impl WarcRecords {
     /// Opens a fresh iterator on the first gzip member after `damaged` whose content starts with
     /// `WARC/`. Offsets stay absolute (fastwarc takes the member position from the file).
     fn resync_after(&self, damaged: u64) -> Option<(ArchiveIterator, u64)> {
-        use std::io::{Seek, SeekFrom};
-        let start = find_next_member(&self.path, damaged + 1, 5, &|head| head == b"WARC/")?;
-        let mut file =
-            std::io::BufReader::with_capacity(1 << 20, std::fs::File::open(&self.path).ok()?);
-        file.seek(SeekFrom::Start(start)).ok()?;
+        let start = find_next_member(self.source.as_ref(), damaged + 1, 5, &|head| {
+            head == b"WARC/"
+        })?;
+        let file = std::io::BufReader::with_capacity(1 << 20, self.source.open_at(start).ok()?);
         let gz = fastwarc::stream_io::gzip::GzipReader::new(file);
         let options = ArchiveIteratorOptions {
             stream_detect: false,
@@ -461,19 +473,16 @@ fn configure(iter: ArchiveIterator) -> ArchiveIterator {
 /// `WARC/1.`, or a `WARC/1.0` / `WARC/1.1` version line (CR LF) wherever it begins (a record
 /// whose Content-Length is short leaves stray bytes before the next record's version line).
 /// Read in 1 MiB windows; a mark too near a window's end is looked at again in the next.
-fn find_next_warc_line(path: &Path, from: u64) -> Option<u64> {
-    use std::io::{Seek, SeekFrom};
+fn find_next_warc_line(source: &dyn ByteSource, from: u64) -> Option<u64> {
     const MARK: &[u8] = b"WARC/1.";
     /// Bytes from a mark's start needed to judge it: `WARC/1.0\r\n`.
     const NEED: usize = 10;
-    let mut file = std::fs::File::open(path).ok()?;
-    let len = file.metadata().ok()?.len();
+    let len = source.len().ok()?;
     // Start one byte early so that a line starting exactly at `from` has its `\n`.
     let mut pos = from.saturating_sub(1);
     let mut buf = vec![0u8; 1 << 20];
     while pos < len {
-        file.seek(SeekFrom::Start(pos)).ok()?;
-        let n = read_full(&mut file, &mut buf)?;
+        let n = read_full(&mut source.open_at(pos).ok()?, &mut buf)?;
         if n == 0 {
             return None;
         }
@@ -509,26 +518,23 @@ fn find_next_warc_line(path: &Path, from: u64) -> Option<u64> {
 /// when the member ends or fails first) satisfy `accept`: `WARC/` for WARC, an ARC header line
 /// for ARC (a 3-byte magic match alone could be chance inside compressed data).
 pub(crate) fn find_next_member(
-    path: &Path,
+    source: &dyn ByteSource,
     from: u64,
     head_len: usize,
     accept: &dyn Fn(&[u8]) -> bool,
 ) -> Option<u64> {
-    use std::io::{Seek, SeekFrom};
-    let mut file = std::fs::File::open(path).ok()?;
-    let len = file.metadata().ok()?.len();
+    let len = source.len().ok()?;
     let mut pos = from;
     let mut buf = vec![0u8; 1 << 20];
     while pos < len {
-        file.seek(SeekFrom::Start(pos)).ok()?;
-        let n = read_full(&mut file, &mut buf)?;
+        let n = read_full(&mut source.open_at(pos).ok()?, &mut buf)?;
         if n < 3 {
             return None;
         }
         let mut i = 0;
         while let Some(j) = memchr::memmem::find(&buf[i..n], b"\x1f\x8b\x08") {
             let cand = pos + (i + j) as u64;
-            if member_head(path, cand, head_len).is_some_and(|h| accept(&h)) {
+            if member_head(source, cand, head_len).is_some_and(|h| accept(&h)) {
                 return Some(cand);
             }
             i += j + 1;
@@ -545,16 +551,12 @@ pub(crate) fn find_next_member(
 /// Whether the gzip member at `offset` decodes to one record: no `WARC/1.` after its first
 /// bytes, within `MAX_RECORD_MEMBER` decoded bytes (false when it does not decode, or is
 /// bigger).
-fn member_holds_one_record(path: &Path, offset: u64) -> bool {
-    use std::io::{Seek, SeekFrom};
+fn member_holds_one_record(source: &dyn ByteSource, offset: u64) -> bool {
     const MAX_RECORD_MEMBER: u64 = 256 << 20;
     const MARK: &[u8] = b"WARC/1.";
-    let Ok(mut file) = std::fs::File::open(path) else {
+    let Ok(file) = source.open_at(offset) else {
         return false;
     };
-    if file.seek(SeekFrom::Start(offset)).is_err() {
-        return false;
-    }
     let mut member = flate2::read::GzDecoder::new(std::io::BufReader::new(file));
     let mut buf = vec![0u8; 1 << 16];
     // The last bytes of the previous chunk, so that a mark split across chunks is seen.
@@ -580,23 +582,9 @@ fn member_holds_one_record(path: &Path, offset: u64) -> bool {
     }
 }
 
-fn read_full(file: &mut std::fs::File, buf: &mut [u8]) -> Option<usize> {
-    let mut n = 0;
-    while n < buf.len() {
-        match file.read(&mut buf[n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(_) => return None,
-        }
-    }
-    Some(n)
-}
-
 /// Up to `len` decoded bytes of the gzip member at `at` (fewer when it ends or fails first).
-fn member_head(path: &Path, at: u64, len: usize) -> Option<Vec<u8>> {
-    use std::io::{Seek, SeekFrom};
-    let mut file = std::fs::File::open(path).ok()?;
-    file.seek(SeekFrom::Start(at)).ok()?;
+fn member_head(source: &dyn ByteSource, at: u64, len: usize) -> Option<Vec<u8>> {
+    let file = source.open_at(at).ok()?;
     let dec = flate2::read::GzDecoder::new(std::io::BufReader::with_capacity(4096, file));
     let mut head = Vec::with_capacity(len.min(1 << 16));
     let mut dec = dec.take(len as u64);
@@ -614,13 +602,11 @@ fn member_head(path: &Path, at: u64, len: usize) -> Option<Vec<u8>> {
 /// the last good record) and returns the offset of the first member that fails to decode (or
 /// the end of the last complete member for a cut file). `None` for non-gzip files or when no
 /// damage is found within a bounded number of members. Cold path: runs once per damaged file.
-fn locate_gzip_damage(path: &Path, from: u64) -> Option<u64> {
-    use std::io::{Seek, SeekFrom};
-    if path.extension().is_none_or(|e| e != "gz") {
+fn locate_gzip_damage(source: &dyn ByteSource, from: u64) -> Option<u64> {
+    if extension(source.name()) != Some("gz") {
         return None;
     }
-    let mut file = std::io::BufReader::new(std::fs::File::open(path).ok()?);
-    file.seek(SeekFrom::Start(from)).ok()?;
+    let mut file = std::io::BufReader::new(source.open_at(from).ok()?);
     for _ in 0..1024 {
         let start = file.stream_position().ok()?;
         if file.fill_buf().ok()?.is_empty() {
@@ -632,6 +618,13 @@ fn locate_gzip_damage(path: &Path, from: u64) -> Option<u64> {
         }
     }
     None
+}
+
+/// The extension of an input's name (a path, or a URL without its query).
+pub(crate) fn extension(name: &str) -> Option<&str> {
+    let name = name.split(['?', '#']).next().unwrap_or(name);
+    let file = name.rsplit('/').next().unwrap_or(name);
+    file.rsplit_once('.').map(|(_, ext)| ext)
 }
 
 fn warc_header(rec: &WarcRecord, name: &str) -> Option<String> {
@@ -955,7 +948,7 @@ mod tests {
         assert!(!is_html_or_missing(Some("text/htmlx")));
     }
 
-    fn write_tmp(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
+    fn write_tmp(dir: &Path, name: &str, bytes: &[u8]) -> std::path::PathBuf {
         let p = dir.join(name);
         std::fs::write(&p, bytes).unwrap();
         p
@@ -1229,8 +1222,11 @@ mod tests {
         let first = gz(&[one(1), short.into_bytes(), one(3)]);
         let bytes = [first.clone(), gz(&[one(4)])].concat();
         let p = write_tmp(dir.path(), "many.warc.gz", &bytes);
-        assert!(!member_holds_one_record(&p, 0));
-        assert!(member_holds_one_record(&p, first.len() as u64));
+        assert!(!member_holds_one_record(&LocalFile::new(&p), 0));
+        assert!(member_holds_one_record(
+            &LocalFile::new(&p),
+            first.len() as u64
+        ));
         let mut r = WarcReader::open(&p, ReaderOptions::default()).unwrap();
         let kinds = item_kinds(&mut r);
         assert_eq!(
