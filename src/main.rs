@@ -95,13 +95,18 @@ struct SitesInfoArgs {
 #[derive(Args)]
 struct InputArgs {
     /// Input files (WARC, or ARC v1), directories (their *.warc, *.warc.gz, *.warc.zst,
-    /// *.warc.lz4, *.arc, *.arc.gz), or - (paths on stdin).
+    /// *.warc.lz4, *.arc, *.arc.gz), URLs (http://, https://, s3://BUCKET/KEY: streamed by
+    /// byte range, resumed when a connection fails), or - (paths on stdin).
     #[arg(required_unless_present = "input_list")]
     inputs: Vec<PathBuf>,
-    /// A file listing inputs, one path a line (gzipped or not, like Common Crawl's
+    /// A file listing inputs, one path or URL a line (gzipped or not, like Common Crawl's
     /// warc.paths.gz; blank lines and # comments skipped). Repeatable.
     #[arg(long, value_name = "FILE")]
     input_list: Vec<PathBuf>,
+    /// Prefix for relative lines of input lists, e.g. https://data.commoncrawl.org/ for a
+    /// Common Crawl warc.paths.gz.
+    #[arg(long, value_name = "URL")]
+    base_url: Option<String>,
     /// Keep inputs[I::N] of the sorted input list (for Slurm arrays), e.g. 3/16.
     #[arg(long, value_parser = parse_shard)]
     shard: Option<(usize, usize)>,
@@ -112,7 +117,12 @@ impl InputArgs {
     /// already reported.
     fn resolve(&self) -> Result<Vec<PathBuf>, ExitCode> {
         let mut stdin = std::io::stdin().lock();
-        let inputs = match pipeline::resolve_inputs(&self.inputs, &self.input_list, &mut stdin) {
+        let inputs = match pipeline::resolve_inputs(
+            &self.inputs,
+            &self.input_list,
+            self.base_url.as_deref(),
+            &mut stdin,
+        ) {
             Ok(i) => i,
             Err(e) => {
                 eprintln!("error: reading inputs: {e}");
@@ -313,6 +323,10 @@ struct RunArgs {
     /// Reprocess inputs even when the manifest says their output is complete.
     #[arg(long)]
     force: bool,
+    /// Remote inputs: failed requests or broken connections in a row before an input fails
+    /// (waits 0.5 s, doubled each time up to 30 s; a byte received resets the count).
+    #[arg(long, default_value_t = 8)]
+    retries: u32,
     /// Skip documents with fewer characters of text than this (counted as too_short).
     #[arg(long, default_value_t = 0)]
     min_chars: u64,
@@ -483,6 +497,7 @@ fn run(args: RunArgs) -> ExitCode {
     config.filters.max_work = args.max_work;
     config.filters.max_depth = args.max_depth;
     config.force = args.force;
+    config.remote.retries = args.retries;
     config.filters.min_chars = args.min_chars;
     config.filters.set_languages(&args.lang);
 

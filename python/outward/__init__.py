@@ -103,11 +103,13 @@ def process_warc(
 ) -> Dict[str, Any]:
     """``outward run`` on one WARC or ARC file (gzip, zstd or plain) into ``output_dir``:
     the same shard bytes and manifest line as the CLI, and the same resume (an input whose
-    manifest entry matches is ``"unchanged"`` unless ``force=True``).
+    manifest entry matches is ``"unchanged"`` unless ``force=True``). ``path`` may be a URL
+    (``http(s)://``, ``s3://bucket/key``): streamed by byte range, resumed when a connection
+    fails (``retries``, default 8), as the CLI does.
 
     Options are ``outward run``'s flags: ``method``, ``format``, ``output_format``,
     ``threads`` (0: every core), ``zstd_level``, ``max_record_bytes``, ``max_nodes``,
-    ``max_depth``, ``max_work``, ``max_comparisons``, ``min_chars``, ``lang`` (``"en,de"`` or a list), ``force``,
+    ``max_depth``, ``max_work``, ``max_comparisons``, ``min_chars``, ``lang`` (``"en,de"`` or a list), ``force``, ``retries``,
     ``similarity``, ``model``, ``site_memory``, ``sites``, ``sites_update``,
     ``site_min_pages``.
 

@@ -151,7 +151,9 @@ class OutwardWarcReader(BaseDiskReader):
     executor's tasks give the parallelism), ``metadata`` (add outward's metadata, as
     :class:`OutwardExtractor` does) and outward's run options (``method``, ``format``,
     ``min_chars``, ``lang``, ``max_nodes``, ``max_depth``, ``max_work``, ``max_record_bytes``, ...). A file
-    that is not on the local disk is copied to a temporary file first.
+    in an S3 or HTTP(S) data folder is streamed by byte range (``stream=True``, S3 credentials
+    from the ``AWS_*`` environment); with ``stream=False``, or on other file systems, it is
+    copied to a temporary file first.
     """
 
     name = "🡸 outward WARC"
@@ -174,6 +176,7 @@ class OutwardWarcReader(BaseDiskReader):
         shuffle_files: bool = False,
         threads: int = 1,
         metadata: bool = True,
+        stream: bool = True,
         **options: Any,
     ):
         super().__init__(
@@ -193,6 +196,7 @@ class OutwardWarcReader(BaseDiskReader):
         )
         self.threads = threads
         self.metadata = metadata
+        self.stream = stream
         self.options = options
         # Bad options fail when the pipeline is written, not on a worker.
         Extractor(
@@ -204,10 +208,19 @@ class OutwardWarcReader(BaseDiskReader):
 
     @contextmanager
     def _local(self, filepath: str) -> Iterator[str]:
+        """A path or URL outward reads ``filepath`` from: the local path; the URL of an S3 or
+        HTTP(S) data folder, streamed by byte range (S3 credentials from the ``AWS_*``
+        environment, not from fsspec's options); else a temporary copy."""
         from fsspec.implementations.local import LocalFileSystem
 
-        if isinstance(self.data_folder.fs, LocalFileSystem):
+        fs = self.data_folder.fs
+        if isinstance(fs, LocalFileSystem):
             yield self.data_folder.resolve_paths(filepath)
+            return
+        protocols = {fs.protocol} if isinstance(fs.protocol, str) else set(fs.protocol)
+        if self.stream and protocols & {"s3", "s3a", "http", "https"}:
+            url = fs.unstrip_protocol(self.data_folder.resolve_paths(filepath))
+            yield "s3://" + url[len("s3a://"):] if url.startswith("s3a://") else url
             return
         suffix = "".join(part for part in os.path.basename(filepath).partition(".")[1:])
         with tempfile.NamedTemporaryFile(suffix=suffix) as local:

@@ -139,6 +139,7 @@ fn value_error(e: impl std::fmt::Display) -> PyErr {
 
 /// The options `process_warc` and `iter_warc` take, as `outward run`'s flags name them.
 const RUN_OPTIONS: &[&str] = &[
+    "retries",
     "method",
     "format",
     "output_format",
@@ -247,6 +248,9 @@ fn run_config(
         config.filters.set_languages(&codes);
     }
     config.force = get::<bool>(options, "force")?.unwrap_or(false);
+    if let Some(n) = get::<u32>(options, "retries")? {
+        config.remote.retries = n;
+    }
     let site_memory = get::<bool>(options, "site_memory")?.unwrap_or(false);
     config.sites = match (get::<PathBuf>(options, "sites")?, site_memory) {
         (Some(_), true) => {
@@ -419,7 +423,7 @@ impl DocumentIter {
 #[pyo3(signature = (path, **options))]
 fn iter_warc_json(path: PathBuf, options: Option<&Bound<'_, PyDict>>) -> PyResult<DocumentIter> {
     let config = run_config("iter_warc", PathBuf::new(), options)?;
-    if !path.exists() {
+    if !outward_pipeline::input::is_remote(&path) && !path.exists() {
         return Err(PyOSError::new_err(format!(
             "{}: No such file or directory",
             path.display()

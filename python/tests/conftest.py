@@ -41,3 +41,26 @@ def without_top_level(doc: dict) -> dict:
     import outward
 
     return {k: v for k, v in doc.items() if k not in outward.TOP_LEVEL}
+
+
+@pytest.fixture
+def http_dir(tmp_path):
+    """A plain Python HTTP server (no ranges, no ETag: the weakest kind) over a directory:
+    (root, base URL, the requests it got as (path, User-Agent))."""
+    import functools
+    import http.server
+    import threading
+
+    root = tmp_path / "served"
+    root.mkdir()
+    requests = []
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            requests.append((self.path, self.headers.get("User-Agent", "")))
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(root)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield root, f"http://127.0.0.1:{server.server_address[1]}", requests
+    server.shutdown()

@@ -118,6 +118,28 @@ def test_the_outward_reader_gives_exactly_outward_runs_documents(warc, outward_b
     assert meta["date"] == first["created"]
 
 
+def test_the_outward_reader_streams_an_http_data_folder(http_dir, tmp_path):
+    """An HTTP(S) or S3 data folder is read by outward by byte range, not copied through
+    fsspec first (stream=False copies): the same documents either way."""
+    pytest.importorskip("aiohttp", reason="fsspec's HTTP file system needs aiohttp")
+    import shutil
+
+    root, base, requests = http_dir
+    shutil.copy(TESTDATA / "sample.warc.gz", root / "sample.warc.gz")
+    paths = tmp_path / "paths.txt"
+    paths.write_text("sample.warc.gz\n")
+    local = OutwardWarcReader(str(TESTDATA), glob_pattern="sample.warc.gz")
+    want = run_pipeline([local, JsonlWriter(str(tmp_path / "local" / "docs"), compression=None)], tmp_path / "local")
+    for stream in (True, False):
+        requests.clear()
+        reader = OutwardWarcReader(base, paths_file=str(paths), stream=stream)
+        out = tmp_path / f"stream-{stream}"
+        docs = run_pipeline([reader, JsonlWriter(str(out / "docs"), compression=None)], out)
+        assert [(i, d["text"]) for i, d in docs.items()] == [(i, d["text"]) for i, d in want.items()]
+        by_outward = [p for p, agent in requests if agent.startswith("outward/")]
+        assert bool(by_outward) == stream, requests
+
+
 def test_the_outward_reader_checks_its_options():
     with pytest.raises(ValueError, match="unknown method"):
         OutwardWarcReader("/tmp", method="nope")

@@ -98,3 +98,23 @@ def test_iter_warc_on_a_dev_set_matches_outward_run(outward_bin, tmp_path):
     got = [(d["id"], d["text"]) for d in outward.iter_warc(warc)]
     assert got == [(d["id"], d["text"]) for d in expected]
     assert len(got) > 500
+
+
+
+def test_urls_are_read_like_files(http_dir, tmp_path):
+    root, base, _ = http_dir
+    shutil.copy(SAMPLE, root / "sample.warc.gz")
+    url = f"{base}/sample.warc.gz"
+    local = outward.process_warc(SAMPLE, tmp_path / "local", threads=1)
+    remote = outward.process_warc(url, tmp_path / "remote", threads=1)
+    assert remote["status"] == "complete", remote
+    assert remote["manifest"]["input"] == url
+    assert (tmp_path / "remote" / "sample.jsonl.zst").read_bytes() == (
+        tmp_path / "local" / "sample.jsonl.zst"
+    ).read_bytes()
+    assert outward.process_warc(url, tmp_path / "remote")["status"] == "unchanged"
+    docs = [(d["id"], d["text"]) for d in outward.iter_warc(url, threads=1)]
+    assert docs == [(d["id"], d["text"]) for d in outward.iter_warc(SAMPLE, threads=1)]
+    assert local["counts"] == remote["counts"]
+    with pytest.raises(OSError, match="HTTP 404"):
+        outward.process_warc(f"{base}/missing.warc.gz", tmp_path / "remote", retries=0)

@@ -18,12 +18,16 @@ use std::path::Path;
 /// Name of the manifest inside the output directory.
 pub const MANIFEST: &str = "manifest.jsonl";
 
-/// Identity of an input file: a rerun treats it as the same input while all three match.
+/// Identity of an input: a rerun treats it as the same input while all of it matches. A
+/// remote object's `path` is its URL, `mtime_ns` its `Last-Modified`, and `etag` its `ETag`
+/// (absent for files, so their lines are as before).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InputIdentity {
     pub path: String,
     pub size: u64,
     pub mtime_ns: i128,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub etag: Option<String>,
 }
 
 impl InputIdentity {
@@ -40,6 +44,7 @@ impl InputIdentity {
             path: canonical.to_string_lossy().into_owned(),
             size: meta.len(),
             mtime_ns,
+            etag: None,
         })
     }
 }
@@ -269,6 +274,7 @@ mod tests {
                 path: path.into(),
                 size: 1,
                 mtime_ns: 1,
+                etag: None,
             },
             output: format!("{path}.jsonl.zst"),
             output_sha256: String::new(),

@@ -14,6 +14,7 @@
 //! - Nothing here prints: what is worth telling goes to the caller's [`Reporter`] as a named
 //!   [`Event`].
 
+use crate::input::{input_source, is_remote, open_input};
 use outward_core::html::clean::Cleaned;
 use outward_core::methods::{self, UnknownMethod};
 use outward_core::site::{
@@ -28,16 +29,19 @@ use outward_output::document::{Document, Provenance};
 use outward_output::format::{
     self as output_format, OutputFormat, OutputOptions, ShardWrite, UnknownFormat,
 };
-use outward_output::manifest::{InputIdentity, MANIFEST, Manifest, ManifestEntry};
+use outward_output::manifest::{MANIFEST, Manifest, ManifestEntry};
 use outward_output::output_stem;
+use outward_remote::RemoteOptions;
 use outward_warc::counts::{Counts, SkipReason};
 use outward_warc::decode::{self, DecodeOptions};
 use outward_warc::reader::{
-    FileKind, FileStatus, RawPage, ReadItem, ReaderOptions, Skip, WarcReader, sniff,
+    FileKind, FileStatus, RawPage, ReadItem, ReaderOptions, Skip, WarcReader, sniff_source,
 };
+use outward_warc::source::ByteSource;
 use std::collections::BTreeMap;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
 
@@ -230,6 +234,8 @@ pub struct RunConfig {
     pub sites_update: bool,
     /// Which documents are written (`--min-chars`, `--lang`); the rest are counted skips.
     pub filters: DocFilters,
+    /// How remote inputs are read (retries, timeouts, S3 endpoint and credentials).
+    pub remote: RemoteOptions,
 }
 
 /// Records and documents a run keeps: a page over a size budget is skipped as `over_budget`
@@ -348,6 +354,7 @@ impl RunConfig {
             site_min_pages: DEFAULT_MIN_PAGES,
             sites_update: false,
             filters: DocFilters::default(),
+            remote: RemoteOptions::default(),
         }
     }
 
@@ -435,14 +442,17 @@ pub const INPUT_SUFFIXES: [&str; 6] = [
     ".arc.gz",
 ];
 
-/// Expands command-line inputs: files as given, directories to their files named with one of
-/// [`INPUT_SUFFIXES`] (sorted), `-` to the paths listed on `stdin`, and every path of each list
-/// file (`--input-list`, gzipped or not; see `outward_warc::read_path_list`). The result is
-/// sorted and deduplicated, so `--shard` selection is stable. A URL in a list is an error
-/// until remote inputs are read.
+/// Expands command-line inputs: files and URLs (`http(s)://`, `s3://`) as given, directories
+/// to their files named with one of [`INPUT_SUFFIXES`] (sorted), `-` to the entries listed on
+/// `stdin`, and every entry of each list file (`--input-list`, gzipped or not; see
+/// `outward_warc::read_path_list`). With `base_url`, a listed entry that is neither a URL nor
+/// an absolute path is appended to it (a Common Crawl `warc.paths.gz` line +
+/// `https://data.commoncrawl.org/`). The result is sorted and deduplicated, so `--shard`
+/// selection is stable.
 pub fn resolve_inputs(
     args: &[PathBuf],
     lists: &[PathBuf],
+    base_url: Option<&str>,
     stdin: &mut dyn io::BufRead,
 ) -> io::Result<Vec<PathBuf>> {
     let mut out = Vec::new();
@@ -455,6 +465,8 @@ pub fn resolve_inputs(
     for arg in args {
         if arg.as_os_str() == "-" {
             listed.extend(outward_warc::read_path_list(&mut *stdin)?);
+        } else if is_remote(arg) {
+            out.push(arg.clone());
         } else if arg.is_dir() {
             for entry in std::fs::read_dir(arg)? {
                 let path = entry?.path();
@@ -471,16 +483,15 @@ pub fn resolve_inputs(
         }
     }
     for entry in listed {
-        if ["http://", "https://", "s3://"]
-            .iter()
-            .any(|s| entry.starts_with(s))
-        {
-            return Err(io::Error::new(
-                io::ErrorKind::Unsupported,
-                format!("remote input {entry}: reading http(s) and s3 inputs is not supported yet"),
-            ));
+        let relative = !outward_remote::is_remote(&entry) && !Path::new(&entry).is_absolute();
+        match base_url {
+            Some(base) if relative => out.push(PathBuf::from(format!(
+                "{}/{}",
+                base.trim_end_matches('/'),
+                entry.trim_start_matches('/')
+            ))),
+            _ => out.push(PathBuf::from(entry)),
         }
-        out.push(PathBuf::from(entry));
     }
     out.sort();
     out.dedup();
@@ -863,7 +874,7 @@ enum Fanned<T> {
 /// dies without finishing ends the input as partial. Once `stop` is set (by `on`), no more
 /// records are read; those already read still arrive.
 fn fan_out<T: Send>(
-    path: &Path,
+    source: &Arc<dyn ByteSource>,
     stages: &Stages,
     work: &(dyn Fn(RawPage) -> T + Sync),
     stop: &AtomicBool,
@@ -887,7 +898,7 @@ fn fan_out<T: Send>(
     std::thread::scope(|scope| {
         scope.spawn(move || {
             // fastwarc's records are !Send: the reader lives and dies on this thread.
-            let mut reader = match WarcReader::open(path, reader_options) {
+            let mut reader = match WarcReader::open_source(Arc::clone(source), reader_options) {
                 Ok(r) => r,
                 Err(e) => {
                     let _ = tx.send(Msg::OpenFailed(e));
@@ -967,7 +978,12 @@ fn fan_out<T: Send>(
 }
 
 /// Streams one input: reader thread → rayon pool → this thread, in order, into `sink`.
-fn stream_input(path: &Path, stages: &Stages, sink: &mut dyn DocSink) -> io::Result<StreamResult> {
+fn stream_input(
+    path: &Path,
+    source: &Arc<dyn ByteSource>,
+    stages: &Stages,
+    sink: &mut dyn DocSink,
+) -> io::Result<StreamResult> {
     let Stages {
         config,
         extractor,
@@ -1012,7 +1028,7 @@ fn stream_input(path: &Path, stages: &Stages, sink: &mut dyn DocSink) -> io::Res
     };
     // A sink that fails (a full disk, a Python iterator let go) stops the reading.
     let stop = AtomicBool::new(false);
-    fan_out(path, stages, &work, &stop, |item| {
+    fan_out(source, stages, &work, &stop, |item| {
         match item {
             Fanned::Page {
                 seq,
@@ -1354,11 +1370,11 @@ fn run_input(input: &Path, shared: &RunShared) -> InputOutcome {
         ..
     } = shared;
     let config = stages.config;
-    let identity = match InputIdentity::of(input) {
-        Ok(id) => id,
+    let opened = match open_input(input, &config.remote) {
+        Ok(opened) => opened,
         Err(e) => return InputOutcome::Failed(format!("cannot read input: {e}")),
     };
-    let opened = FileInode::of(input);
+    let identity = opened.identity.clone();
     if !config.force {
         let m = manifest.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(entry) = m.reusable(&config.output, &identity, config_hash) {
@@ -1368,7 +1384,7 @@ fn run_input(input: &Path, shared: &RunShared) -> InputOutcome {
     // A file that is neither WARC nor ARC gets no output and no manifest line: there is
     // nothing to resume, and nothing sends it back to work on a rerun. ARC files are read
     // like WARC files (the reader dispatches on the same sniff).
-    match sniff(input) {
+    match sniff_source(opened.source.as_ref()) {
         Ok(FileKind::Warc | FileKind::Arc | FileKind::Empty) => {}
         Ok(FileKind::Other { starts_with }) => {
             return InputOutcome::Failed(format!(
@@ -1383,7 +1399,7 @@ fn run_input(input: &Path, shared: &RunShared) -> InputOutcome {
         Ok(w) => w,
         Err(e) => return InputOutcome::Failed(format!("cannot create output: {e}")),
     };
-    let result = match stream_input(input, stages, &mut sink) {
+    let result = match stream_input(input, &opened.source, stages, &mut sink) {
         Ok(r) => r,
         Err(e) => return InputOutcome::Failed(e.to_string()),
     };
@@ -1395,7 +1411,7 @@ fn run_input(input: &Path, shared: &RunShared) -> InputOutcome {
     // its versions: it is partial, and its identity (taken before the read) no longer matches
     // the file, so the next run reads it again.
     let mut result = result;
-    if let Some(change) = changed_while_read(input, &identity, opened.as_ref()) {
+    if let Some(change) = opened.changed_while_read(input) {
         result.status = match result.status {
             FileStatus::Complete => FileStatus::Partial {
                 offset: identity.size,
@@ -1448,50 +1464,6 @@ fn run_input(input: &Path, shared: &RunShared) -> InputOutcome {
     }
 }
 
-/// Which file a path named (device and inode), to tell a file replaced under its name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct FileInode(u64, u64);
-
-impl FileInode {
-    #[cfg(unix)]
-    fn of(path: &Path) -> Option<FileInode> {
-        use std::os::unix::fs::MetadataExt;
-        std::fs::metadata(path)
-            .ok()
-            .map(|m| FileInode(m.dev(), m.ino()))
-    }
-
-    #[cfg(not(unix))]
-    fn of(_: &Path) -> Option<FileInode> {
-        None
-    }
-}
-
-/// How `input` changed since `before` (its identity and file when the read began), or `None`
-/// when it is the same file with the same size and modification time.
-fn changed_while_read(
-    input: &Path,
-    before: &InputIdentity,
-    before_inode: Option<&FileInode>,
-) -> Option<String> {
-    let after = match InputIdentity::of(input) {
-        Ok(after) => after,
-        Err(e) => return Some(format!("the input went away while it was read ({e})")),
-    };
-    let what = if before_inode.is_some() && FileInode::of(input).as_ref() != before_inode {
-        "was replaced by another file".to_string()
-    } else if after.size != before.size {
-        format!("changed size ({} -> {} bytes)", before.size, after.size)
-    } else if after.mtime_ns != before.mtime_ns {
-        "was modified".to_string()
-    } else {
-        return None;
-    };
-    Some(format!(
-        "the input {what} while it was read: its output may mix the versions, the next run reads it again"
-    ))
-}
-
 /// The site memory a run extracts with (see [`SiteSource`]), reported as an event.
 fn site_memory(inputs: &[PathBuf], stages: &Stages) -> Result<Option<SiteMemory>, SetupError> {
     let needs = SampleNeeds::of(&stages.config.method);
@@ -1540,8 +1512,11 @@ fn gather_sites(inputs: &[PathBuf], stages: &Stages, needs: SampleNeeds) -> Site
     };
     let mut builder = SiteMemoryBuilder::default();
     for input in inputs {
+        let Ok(source) = input_source(input, &stages.config.remote) else {
+            continue;
+        };
         let _ = fan_out(
-            input,
+            &source,
             stages,
             &work,
             &AtomicBool::new(false),
@@ -1637,7 +1612,8 @@ pub fn extract_documents(
     )
     .map_err(io::Error::other)?;
     stages.site = memory.as_ref();
-    stream_input(input, &stages, sink)
+    let source = input_source(input, &config.remote)?;
+    stream_input(input, &source, &stages, sink)
 }
 
 #[cfg(test)]
@@ -1743,6 +1719,7 @@ mod tests {
         let got = resolve_inputs(
             &[dir.path().to_path_buf(), PathBuf::from("-")],
             &[],
+            None,
             &mut stdin,
         )
         .unwrap();
@@ -1761,6 +1738,40 @@ mod tests {
                 "z.warc.gz"
             ]
         );
+    }
+
+    /// Common Crawl's `warc.paths.gz` lines are relative: `--base-url` makes them URLs; URLs
+    /// and absolute paths are kept as they are, on the command line and in lists.
+    #[test]
+    fn list_entries_join_the_base_url() {
+        let mut stdin = io::Cursor::new(
+            b"crawl-data/CC-MAIN-2024-10/a.warc.gz\n/local/b.warc.gz\ns3://cc/c.warc.gz\n".to_vec(),
+        );
+        let args = [
+            PathBuf::from("-"),
+            PathBuf::from("https://data.commoncrawl.org/d.warc.gz"),
+        ];
+        let got = resolve_inputs(
+            &args,
+            &[],
+            Some("https://data.commoncrawl.org/"),
+            &mut stdin,
+        )
+        .unwrap();
+        assert_eq!(
+            got,
+            [
+                "/local/b.warc.gz",
+                "https://data.commoncrawl.org/crawl-data/CC-MAIN-2024-10/a.warc.gz",
+                "https://data.commoncrawl.org/d.warc.gz",
+                "s3://cc/c.warc.gz",
+            ]
+            .map(PathBuf::from)
+        );
+        assert!(crate::input::is_remote(&got[1]) && !crate::input::is_remote(&got[0]));
+        let mut stdin = io::Cursor::new(b"crawl-data/a.warc.gz\n".to_vec());
+        let got = resolve_inputs(&[PathBuf::from("-")], &[], None, &mut stdin).unwrap();
+        assert_eq!(got, [PathBuf::from("crawl-data/a.warc.gz")]);
     }
 
     #[test]

@@ -20,7 +20,12 @@
 //!   [`write_truth_fixture`] (generated pages as a WARC with its truth file, for `train`
 //!   and `eval`).
 //!
+//! - [`http_server`]: a range-capable HTTP server on 127.0.0.1 that can drop connections, for
+//!   tests of remote inputs.
+//!
 //! Invariant: everything here is deterministic: same arguments, same bytes.
+
+pub mod http_server;
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};

@@ -1,0 +1,244 @@
+//! A small HTTP/1.1 file server on 127.0.0.1 for tests of remote inputs: serves fixed objects
+//! by path, honours `Range: bytes=N-` / `bytes=N-M` (206 with `Content-Range`), `HEAD`,
+//! `If-Match` (412), and can misbehave on purpose ([`Faults`]): drop the connection after some
+//! body bytes, answer 503 first, ignore ranges. It also answers S3-style path requests
+//! (`/bucket/key?X-Amz-...`): the query is ignored, so presigned URLs work against it.
+//!
+//! One thread per connection, one request per connection (`Connection: close`); every request
+//! is logged ([`TestServer::requests`]) so tests can assert how a client resumed.
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::{Arc, Mutex};
+
+/// How the server misbehaves.
+#[derive(Debug, Clone, Default)]
+pub struct Faults {
+    /// The first this many GETs of a body close the connection after `drop_after` body bytes.
+    pub drops: usize,
+    pub drop_after: usize,
+    /// The first this many requests (any method) are answered 503.
+    pub unavailable: usize,
+    /// Answer every GET with the whole object (200), as servers without range support do.
+    pub ignore_range: bool,
+    /// After this many requests, answer every request 503 (a server that went down).
+    pub down_after: Option<usize>,
+}
+
+#[derive(Debug, Clone)]
+struct Object {
+    bytes: Arc<Vec<u8>>,
+    etag: String,
+}
+
+#[derive(Default)]
+struct State {
+    objects: BTreeMap<String, Object>,
+    faults: Faults,
+    requests: Vec<String>,
+}
+
+/// A running server; it stops accepting when dropped (the listener thread exits on the next
+/// connection or with the process).
+pub struct TestServer {
+    addr: std::net::SocketAddr,
+    state: Arc<Mutex<State>>,
+}
+
+impl TestServer {
+    /// Starts a server with no objects on a free port.
+    pub fn start(faults: Faults) -> TestServer {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
+        let addr = listener.local_addr().expect("local addr");
+        let state = Arc::new(Mutex::new(State {
+            faults,
+            ..State::default()
+        }));
+        let shared = Arc::clone(&state);
+        std::thread::spawn(move || {
+            for conn in listener.incoming() {
+                let Ok(conn) = conn else { continue };
+                let state = Arc::clone(&shared);
+                std::thread::spawn(move || {
+                    let _ = serve(conn, &state);
+                });
+            }
+        });
+        TestServer { addr, state }
+    }
+
+    /// Serves `bytes` at `path` (starting `/`), with an ETag derived from the bytes.
+    pub fn put(&self, path: &str, bytes: Vec<u8>) {
+        let etag = format!("\"{:016x}\"", fnv(&bytes));
+        self.lock().objects.insert(
+            path.to_string(),
+            Object {
+                bytes: Arc::new(bytes),
+                etag,
+            },
+        );
+    }
+
+    /// `http://127.0.0.1:PORT` + `path`.
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    /// `http://127.0.0.1:PORT`.
+    pub fn base(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// Every request so far: `METHOD PATH range=VALUE` (range `-` when absent).
+    pub fn requests(&self) -> Vec<String> {
+        self.lock().requests.clone()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf29ce484222325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100000001b3)
+    })
+}
+
+fn serve(conn: TcpStream, state: &Mutex<State>) -> std::io::Result<()> {
+    let mut reader = BufReader::new(conn.try_clone()?);
+    let mut line = String::new();
+    reader.read_line(&mut line)?;
+    let mut parts = line.split_whitespace();
+    let method = parts.next().unwrap_or("").to_string();
+    let target = parts.next().unwrap_or("/").to_string();
+    let mut headers = BTreeMap::new();
+    loop {
+        let mut h = String::new();
+        if reader.read_line(&mut h)? == 0 || h == "\r\n" || h == "\n" {
+            break;
+        }
+        if let Some((k, v)) = h.split_once(':') {
+            headers.insert(k.trim().to_ascii_lowercase(), v.trim().to_string());
+        }
+    }
+    let path = target.split('?').next().unwrap_or("/").to_string();
+    let range = headers.get("range").cloned();
+    let (object, faults, drop_now, unavailable) = {
+        let mut s = state.lock().unwrap_or_else(|e| e.into_inner());
+        s.requests.push(format!(
+            "{method} {path} range={}",
+            range.as_deref().unwrap_or("-")
+        ));
+        let unavailable =
+            s.faults.unavailable > 0 || s.faults.down_after.is_some_and(|n| s.requests.len() > n);
+        if s.faults.unavailable > 0 {
+            s.faults.unavailable -= 1;
+        }
+        let drop_now = !unavailable && method == "GET" && s.faults.drops > 0;
+        if drop_now {
+            s.faults.drops -= 1;
+        }
+        (
+            s.objects.get(&path).cloned(),
+            s.faults.clone(),
+            drop_now,
+            unavailable,
+        )
+    };
+    let mut out = conn;
+    if unavailable {
+        return respond(&mut out, "503 Service Unavailable", &[], b"");
+    }
+    let Some(object) = object else {
+        return respond(&mut out, "404 Not Found", &[], b"");
+    };
+    let len = object.bytes.len();
+    if let Some(want) = headers.get("if-match")
+        && want != "*"
+        && *want != object.etag
+    {
+        return respond(&mut out, "412 Precondition Failed", &[], b"");
+    }
+    let span = match range.as_deref().and_then(parse_range) {
+        Some(_) if faults.ignore_range => None,
+        Some((start, _)) if start >= len => {
+            let cr = format!("bytes */{len}");
+            return respond(
+                &mut out,
+                "416 Range Not Satisfiable",
+                &[("Content-Range", &cr)],
+                b"",
+            );
+        }
+        Some((start, end)) => Some((start, end.map_or(len - 1, |e| e.min(len - 1)))),
+        None => None,
+    };
+    let (status, body, content_range) = match span {
+        Some((start, end)) => (
+            "206 Partial Content",
+            &object.bytes[start..=end],
+            Some(format!("bytes {start}-{end}/{len}")),
+        ),
+        None => ("200 OK", &object.bytes[..], None),
+    };
+    let mut extra: Vec<(&str, &str)> = vec![
+        ("ETag", &object.etag),
+        ("Last-Modified", "Wed, 25 Nov 2026 08:00:00 GMT"),
+        ("Accept-Ranges", "bytes"),
+    ];
+    if let Some(cr) = &content_range {
+        extra.push(("Content-Range", cr));
+    }
+    let head_only = method == "HEAD";
+    let cut = if drop_now {
+        faults.drop_after.min(body.len())
+    } else {
+        body.len()
+    };
+    write_head(&mut out, status, &extra, body.len())?;
+    if !head_only {
+        out.write_all(&body[..cut])?;
+    }
+    out.flush()?;
+    // Dropping the stream closes the connection: a drop is a short body.
+    Ok(())
+}
+
+fn parse_range(value: &str) -> Option<(usize, Option<usize>)> {
+    let spec = value.strip_prefix("bytes=")?;
+    let (a, b) = spec.split_once('-')?;
+    let start = a.trim().parse().ok()?;
+    let end = if b.trim().is_empty() {
+        None
+    } else {
+        Some(b.trim().parse().ok()?)
+    };
+    Some((start, end))
+}
+
+fn write_head(
+    out: &mut TcpStream,
+    status: &str,
+    headers: &[(&str, &str)],
+    content_length: usize,
+) -> std::io::Result<()> {
+    let mut head = format!("HTTP/1.1 {status}\r\nConnection: close\r\n");
+    for (k, v) in headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    head.push_str(&format!("Content-Length: {content_length}\r\n\r\n"));
+    out.write_all(head.as_bytes())
+}
+
+fn respond(
+    out: &mut TcpStream,
+    status: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> std::io::Result<()> {
+    write_head(out, status, headers, body.len())?;
+    out.write_all(body)?;
+    out.flush()
+}
