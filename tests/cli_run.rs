@@ -1592,7 +1592,7 @@ fn input_sets_and_setup_errors_name_their_paths() {
     let err = String::from_utf8_lossy(&r.stderr);
     assert!(
         err.contains(&format!(
-            "cannot create output directory {}",
+            "cannot create output directory {}: exists and is not a directory",
             file.display()
         )),
         "{err}"

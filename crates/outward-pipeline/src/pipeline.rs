@@ -1251,8 +1251,15 @@ pub fn run(
     progress: &Progress,
     reporter: &dyn Reporter,
 ) -> Result<Vec<InputReport>, SetupError> {
-    std::fs::create_dir_all(&config.output)
-        .map_err(|e| SetupError::OutputDir(config.output.clone(), e))?;
+    std::fs::create_dir_all(&config.output).map_err(|e| {
+        // "File exists (os error 17)" says less than what is wrong.
+        let e = if config.output.exists() && !config.output.is_dir() {
+            io::Error::new(e.kind(), "exists and is not a directory")
+        } else {
+            e
+        };
+        SetupError::OutputDir(config.output.clone(), e)
+    })?;
     remove_stale_temp_files(&config.output);
     check_distinct_stems(inputs)?;
     let manifest = Mutex::new(
