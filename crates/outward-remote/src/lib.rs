@@ -321,6 +321,8 @@ impl Inner {
         Ok(())
     }
 
+    /// What the object is: a `HEAD`, or, where `HEAD` is refused (a URL presigned for `GET`
+    /// only: 403; 405, 501) or gives no size, a `GET` of its first byte.
     fn head(&self) -> Result<ObjectInfo, Failure> {
         let response = self
             .agent
@@ -329,18 +331,51 @@ impl Inner {
             .call()
             .map_err(transport)?;
         let status = response.status().as_u16();
-        if status != 200 {
-            return Err(status_failure(&self.name, status));
+        let info = |len| ObjectInfo {
+            len,
+            etag: header_text(&response, "etag"),
+            last_modified: header_text(&response, "last-modified"),
+        };
+        match status {
+            200 => {
+                match header_text(&response, "content-length").and_then(|v| v.trim().parse().ok()) {
+                    Some(len) => Ok(info(len)),
+                    None => self.first_byte(),
+                }
+            }
+            403 | 405 | 501 => self.first_byte(),
+            _ => Err(status_failure(&self.name, status)),
         }
+    }
+
+    /// [`Inner::head`] by `GET bytes=0-0`: the size from `Content-Range` (or, from a server
+    /// without ranges, `Content-Length`; the body is not read).
+    fn first_byte(&self) -> Result<ObjectInfo, Failure> {
+        let response = self
+            .agent
+            .get(&self.target.url(false))
+            .header("Accept-Encoding", "identity")
+            .header("Range", "bytes=0-0")
+            .call()
+            .map_err(transport)?;
+        let status = response.status().as_u16();
         let header = |name: &str| header_text(&response, name);
-        let len = header("content-length")
-            .and_then(|v| v.trim().parse().ok())
-            .ok_or_else(|| {
-                Failure::Fatal(io::Error::other(format!(
-                    "{}: the server did not say its size (no Content-Length)",
-                    self.name
-                )))
-            })?;
+        let len = match status {
+            206 => header("content-range")
+                .as_deref()
+                .and_then(parse_content_range)
+                .and_then(|(_, total)| total),
+            200 => header("content-length").and_then(|v| v.trim().parse().ok()),
+            // An empty object has no byte 0.
+            416 => Some(0),
+            _ => return Err(status_failure(&self.name, status)),
+        };
+        let len = len.ok_or_else(|| {
+            Failure::Fatal(io::Error::other(format!(
+                "{}: the server did not say its size",
+                self.name
+            )))
+        })?;
         Ok(ObjectInfo {
             len,
             etag: header("etag"),

@@ -198,6 +198,33 @@ fn damaged_files_resync_over_ranges_as_they_do_on_disk() {
     assert!(got.iter().any(|i| i.starts_with("bad_record")), "{got:?}");
 }
 
+/// A URL presigned for GET only refuses HEAD (403): the size and ETag come from a GET of the
+/// first byte instead.
+#[test]
+fn a_server_that_refuses_head_is_sized_by_its_first_byte() {
+    let bytes = outward_testkit::synthetic_warc_gz(13, 30);
+    for ignore_range in [false, true] {
+        let server = TestServer::start(Faults {
+            refuse_head: true,
+            ignore_range,
+            ..Faults::default()
+        });
+        server.put("/signed.warc.gz", bytes.clone());
+        server.put("/empty.warc.gz", Vec::new());
+        let remote = RemoteObject::open(&server.url("/signed.warc.gz"), quick()).unwrap();
+        assert_eq!(remote.info().len, bytes.len() as u64);
+        assert!(remote.info().etag.is_some());
+        assert_eq!(whole(&remote, 0), bytes);
+        let requests = server.requests();
+        assert_eq!(
+            requests[1], "GET /signed.warc.gz range=bytes=0-0",
+            "{requests:?}"
+        );
+        let empty = RemoteObject::open(&server.url("/empty.warc.gz"), quick()).unwrap();
+        assert_eq!(empty.info().len, 0);
+    }
+}
+
 #[test]
 fn s3_urls_are_presigned_path_style_requests_to_the_endpoint() {
     let bytes = outward_testkit::synthetic_warc_gz(9, 10);

@@ -1,7 +1,7 @@
 //! A small HTTP/1.1 file server on 127.0.0.1 for tests of remote inputs: serves fixed objects
 //! by path, honours `Range: bytes=N-` / `bytes=N-M` (206 with `Content-Range`), `HEAD`,
 //! `If-Match` (412), and can misbehave on purpose ([`Faults`]): drop the connection after some
-//! body bytes, answer 503 first, ignore ranges. It also answers S3-style path requests
+//! body bytes, answer 503 first or after a while, ignore ranges, refuse `HEAD`. It also answers S3-style path requests
 //! (`/bucket/key?X-Amz-...`): the query is ignored, so presigned URLs work against it.
 //!
 //! One thread per connection, one request per connection (`Connection: close`); every request
@@ -24,6 +24,8 @@ pub struct Faults {
     pub ignore_range: bool,
     /// After this many requests, answer every request 503 (a server that went down).
     pub down_after: Option<usize>,
+    /// Answer `HEAD` 403, as a URL presigned for `GET` only does.
+    pub refuse_head: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -148,6 +150,9 @@ fn serve(conn: TcpStream, state: &Mutex<State>) -> std::io::Result<()> {
         )
     };
     let mut out = conn;
+    if faults.refuse_head && method == "HEAD" {
+        return respond(&mut out, "403 Forbidden", &[], b"");
+    }
     if unavailable {
         return respond(&mut out, "503 Service Unavailable", &[], b"");
     }
