@@ -69,6 +69,14 @@ fn a_url_gives_the_files_shard_and_resumes_dropped_connections() {
     let out = run(&["run", &url, "-o", remote.to_str().unwrap()]);
     assert!(out.status.success(), "{}", describe(&out));
     assert_eq!(shard(&remote, "sample.jsonl.zst"), want);
+    // Told, not silent.
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "{url}: 4 failed requests or broken connections retried"
+        )),
+        "{stderr}"
+    );
     let lines = manifest(&remote);
     assert_eq!(lines.len(), 1);
     assert_eq!(lines[0]["input"], url.as_str());

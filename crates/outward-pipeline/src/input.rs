@@ -66,6 +66,14 @@ pub fn input_source(input: &Path, remote: &RemoteOptions) -> io::Result<Arc<dyn 
 }
 
 impl OpenedInput {
+    /// For a remote input, the failed requests and broken connections retried so far.
+    pub fn retried(&self) -> Option<u64> {
+        match &self.watch {
+            Watch::Remote(object) => Some(object.retried()),
+            Watch::Local(_) => None,
+        }
+    }
+
     /// How `input` changed since it was opened, or `None` when it is the same file (or
     /// object) with the same size and modification time (and ETag).
     pub fn changed_while_read(&self, input: &Path) -> Option<String> {

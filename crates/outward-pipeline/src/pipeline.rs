@@ -66,6 +66,7 @@ pub enum Event<'a> {
     RecordDegraded(RecordDegraded<'a>),
     SkipsNotReported(SkipsNotReported<'a>),
     InputPartial(InputPartial<'a>),
+    InputRetried(InputRetried<'a>),
     ManifestNotCompacted(ManifestNotCompacted<'a>),
     SiteMemoryLearned(SiteMemoryLearned),
     SiteStoreUpdated(SiteStoreUpdated<'a>),
@@ -121,6 +122,14 @@ pub struct SkipsNotReported<'a> {
     pub count: u64,
 }
 
+/// A remote input read through failed requests or broken connections: each was retried, a
+/// broken one resumed by range from the last byte received (the bytes are the same).
+#[derive(Debug)]
+pub struct InputRetried<'a> {
+    pub input: &'a Path,
+    pub retried: u64,
+}
+
 /// An input whose records were read up to damage at `offset` (the good records are kept).
 #[derive(Debug)]
 pub struct InputPartial<'a> {
@@ -163,6 +172,12 @@ impl std::fmt::Display for Event<'_> {
                 p.input.display(),
                 p.offset,
                 p.error
+            ),
+            Event::InputRetried(r) => write!(
+                f,
+                "{}: {} failed requests or broken connections retried (resumed by byte range)",
+                r.input.display(),
+                r.retried
             ),
             Event::ManifestNotCompacted(m) => write!(f, "could not compact manifest: {}", m.error),
             Event::SiteStoreUpdated(u) => match u.result {
@@ -1410,6 +1425,11 @@ fn run_input(input: &Path, shared: &RunShared) -> InputOutcome {
         Ok(r) => r,
         Err(e) => return InputOutcome::Failed(e.to_string()),
     };
+    if let Some(retried) = opened.retried().filter(|&n| n > 0) {
+        stages
+            .reporter
+            .report(&Event::InputRetried(InputRetried { input, retried }));
+    }
     let info = match sink.finish() {
         Ok(info) => info,
         Err(e) => return InputOutcome::Failed(format!("cannot finish output: {e}")),
@@ -1638,6 +1658,7 @@ mod tests {
                 Event::RecordDegraded(_) => "degraded",
                 Event::SkipsNotReported(_) => "not reported",
                 Event::InputPartial(_) => "partial",
+                Event::InputRetried(_) => "retried",
                 Event::ManifestNotCompacted(_) => "manifest",
                 Event::SiteMemoryLearned(_) => "site memory",
                 Event::SiteStoreUpdated(_) => "site store",

@@ -28,6 +28,7 @@
 use outward_warc::source::{ByteSource, SourceStream};
 use std::io::{self, Read, Seek, SeekFrom};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 /// Whether `name` names a remote input this crate reads.
@@ -212,6 +213,8 @@ struct Inner {
     agent: ureq::Agent,
     info: ObjectInfo,
     options: RemoteOptions,
+    /// Failed requests and broken connections that were retried, over every stream.
+    retried: AtomicU64,
 }
 
 /// A failed attempt: worth another try, or not.
@@ -241,6 +244,7 @@ impl RemoteObject {
                 last_modified: None,
             },
             options,
+            retried: AtomicU64::new(0),
         };
         inner.info = inner.with_retries(|i| i.head())?;
         Ok(RemoteObject {
@@ -256,6 +260,12 @@ impl RemoteObject {
     /// What the `HEAD` at open time said.
     pub fn info(&self) -> &ObjectInfo {
         &self.inner.info
+    }
+
+    /// Failed requests and broken connections retried so far (each one resumed, or asked
+    /// again, after its wait).
+    pub fn retried(&self) -> u64 {
+        self.inner.retried.load(Ordering::Relaxed)
     }
 
     /// A fresh `HEAD`: what the object is now (to tell whether it changed while it was read).
@@ -312,6 +322,7 @@ impl Inner {
                 ),
             ));
         }
+        self.retried.fetch_add(1, Ordering::Relaxed);
         let wait = self
             .options
             .backoff
