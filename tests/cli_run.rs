@@ -1597,6 +1597,23 @@ fn input_sets_and_setup_errors_name_their_paths() {
         )),
         "{err}"
     );
+    // A manifest that cannot be opened (here a directory: root ignores permissions) names
+    // its path.
+    let blocked = tmp.path().join("blocked");
+    std::fs::create_dir_all(blocked.join("manifest.jsonl")).unwrap();
+    let r = run(&[
+        "run",
+        "-o",
+        blocked.to_str().unwrap(),
+        sample().to_str().unwrap(),
+    ]);
+    assert_eq!(code(&r), 2, "{}", describe(&r));
+    let err = String::from_utf8_lossy(&r.stderr);
+    let want = format!(
+        "cannot open manifest {}",
+        blocked.join("manifest.jsonl").display()
+    );
+    assert!(err.contains(&want), "{err}");
     // --threads 0 means every core.
     let zero = tmp.path().join("zero");
     run_into(&zero, &["--threads", "0"], &[&sample()], 0);
