@@ -325,7 +325,7 @@ struct RunArgs {
     force: bool,
     /// Remote inputs: failed requests or broken connections in a row before an input fails
     /// (waits 0.5 s, doubled each time up to 30 s; a byte received resets the count).
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = outward_remote::DEFAULT_RETRIES)]
     retries: u32,
     /// Skip documents with fewer characters of text than this (counted as too_short).
     #[arg(long, default_value_t = 0)]

@@ -38,6 +38,9 @@ pub fn is_remote(name: &str) -> bool {
     })
 }
 
+/// Failed requests or broken connections in a row before a read fails, by default.
+pub const DEFAULT_RETRIES: u32 = 8;
+
 /// How hard to try.
 #[derive(Debug, Clone)]
 pub struct RemoteOptions {
@@ -87,7 +90,7 @@ impl S3Settings {
 impl Default for RemoteOptions {
     fn default() -> Self {
         RemoteOptions {
-            retries: 8,
+            retries: DEFAULT_RETRIES,
             backoff: Duration::from_millis(500),
             max_backoff: Duration::from_secs(30),
             connect_timeout: Duration::from_secs(30),
@@ -341,21 +344,13 @@ impl Inner {
             .header("Accept-Encoding", "identity")
             .call()
             .map_err(transport)?;
-        let status = response.status().as_u16();
-        let info = |len| ObjectInfo {
-            len,
-            etag: header_text(&response, "etag"),
-            last_modified: header_text(&response, "last-modified"),
-        };
-        match status {
-            200 => {
-                match header_text(&response, "content-length").and_then(|v| v.trim().parse().ok()) {
-                    Some(len) => Ok(info(len)),
-                    None => self.first_byte(),
-                }
-            }
+        match response.status().as_u16() {
+            200 => match content_length(&response) {
+                Some(len) => Ok(object_info(&response, len)),
+                None => self.first_byte(),
+            },
             403 | 405 | 501 => self.first_byte(),
-            _ => Err(status_failure(&self.name, status)),
+            status => Err(status_failure(&self.name, status)),
         }
     }
 
@@ -369,17 +364,15 @@ impl Inner {
             .header("Range", "bytes=0-0")
             .call()
             .map_err(transport)?;
-        let status = response.status().as_u16();
-        let header = |name: &str| header_text(&response, name);
-        let len = match status {
-            206 => header("content-range")
+        let len = match response.status().as_u16() {
+            206 => header_text(&response, "content-range")
                 .as_deref()
                 .and_then(parse_content_range)
                 .and_then(|(_, total)| total),
-            200 => header("content-length").and_then(|v| v.trim().parse().ok()),
+            200 => content_length(&response),
             // An empty object has no byte 0.
             416 => Some(0),
-            _ => return Err(status_failure(&self.name, status)),
+            status => return Err(status_failure(&self.name, status)),
         };
         let len = len.ok_or_else(|| {
             Failure::Fatal(io::Error::other(format!(
@@ -387,11 +380,7 @@ impl Inner {
                 self.name
             )))
         })?;
-        Ok(ObjectInfo {
-            len,
-            etag: header("etag"),
-            last_modified: header("last-modified"),
-        })
+        Ok(object_info(&response, len))
     }
 
     /// A `GET` of the bytes from `offset` on, checked against what `HEAD` said.
@@ -473,6 +462,20 @@ fn header_text<B>(response: &ureq::http::Response<B>, name: &str) -> Option<Stri
         .get(name)
         .and_then(|v| v.to_str().ok())
         .map(str::to_string)
+}
+
+/// `Content-Length` as a number.
+fn content_length<B>(response: &ureq::http::Response<B>) -> Option<u64> {
+    header_text(response, "content-length").and_then(|v| v.trim().parse().ok())
+}
+
+/// What a response says of its object, whose size is `len`.
+fn object_info<B>(response: &ureq::http::Response<B>, len: u64) -> ObjectInfo {
+    ObjectInfo {
+        len,
+        etag: header_text(response, "etag"),
+        last_modified: header_text(response, "last-modified"),
+    }
 }
 
 /// A failed request: transient (worth retrying) unless the host name does not exist (a

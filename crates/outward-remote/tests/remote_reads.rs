@@ -21,6 +21,14 @@ fn quick() -> RemoteOptions {
     }
 }
 
+/// A server with `faults` serving `bytes` at `path`, and that object opened.
+fn serve(path: &str, bytes: &[u8], faults: Faults) -> (TestServer, RemoteObject) {
+    let server = TestServer::start(faults);
+    server.put(path, bytes.to_vec());
+    let remote = RemoteObject::open(&server.url(path), quick()).unwrap();
+    (server, remote)
+}
+
 /// Every item of a reader over `source`, as text, and its final status.
 fn items(source: Arc<dyn ByteSource>) -> (Vec<String>, FileStatus) {
     let mut reader = WarcReader::open_source(source, ReaderOptions::default()).unwrap();
@@ -47,10 +55,7 @@ fn whole(source: &dyn ByteSource, offset: u64) -> Vec<u8> {
 #[test]
 fn a_url_reads_like_the_file() {
     let bytes = outward_testkit::synthetic_warc_gz(7, 60);
-    let server = TestServer::start(Faults::default());
-    server.put("/crawl/a.warc.gz", bytes.clone());
-    let url = server.url("/crawl/a.warc.gz");
-    let remote = RemoteObject::open(&url, quick()).unwrap();
+    let (server, remote) = serve("/crawl/a.warc.gz", &bytes, Faults::default());
     assert_eq!(remote.info().len, bytes.len() as u64);
     assert!(remote.info().etag.is_some());
     assert!(remote.info().last_modified_ns() > 0);
@@ -71,13 +76,15 @@ fn a_url_reads_like_the_file() {
 fn dropped_connections_resume_by_range_and_give_the_same_bytes() {
     let bytes = outward_testkit::synthetic_warc_gz(11, 80);
     assert!(bytes.len() > 200_000, "{}", bytes.len());
-    let server = TestServer::start(Faults {
-        drops: 3,
-        drop_after: 70_000,
-        ..Faults::default()
-    });
-    server.put("/a.warc.gz", bytes.clone());
-    let remote = RemoteObject::open(&server.url("/a.warc.gz"), quick()).unwrap();
+    let (server, remote) = serve(
+        "/a.warc.gz",
+        &bytes,
+        Faults {
+            drops: 3,
+            drop_after: 70_000,
+            ..Faults::default()
+        },
+    );
     assert_eq!(whole(&remote, 0), bytes);
     let gets: Vec<String> = server
         .requests()
@@ -94,13 +101,15 @@ fn dropped_connections_resume_by_range_and_give_the_same_bytes() {
         ]
     );
     // Through the reader: the same records as from memory.
-    let server = TestServer::start(Faults {
-        drops: 5,
-        drop_after: 50_000,
-        ..Faults::default()
-    });
-    server.put("/a.warc.gz", bytes.clone());
-    let remote = RemoteObject::open(&server.url("/a.warc.gz"), quick()).unwrap();
+    let (_server, remote) = serve(
+        "/a.warc.gz",
+        &bytes,
+        Faults {
+            drops: 5,
+            drop_after: 50_000,
+            ..Faults::default()
+        },
+    );
     assert_eq!(
         items(Arc::new(remote)),
         items(Arc::new(InMemory::new("a.warc.gz", bytes)))
@@ -110,15 +119,17 @@ fn dropped_connections_resume_by_range_and_give_the_same_bytes() {
 #[test]
 fn unavailable_servers_are_retried_and_servers_without_ranges_still_work() {
     let bytes = outward_testkit::synthetic_warc_plain(3, 20);
-    let server = TestServer::start(Faults {
-        unavailable: 2,
-        ignore_range: true,
-        drops: 1,
-        drop_after: 10_000,
-        ..Faults::default()
-    });
-    server.put("/a.warc", bytes.clone());
-    let remote = RemoteObject::open(&server.url("/a.warc"), quick()).unwrap();
+    let (_server, remote) = serve(
+        "/a.warc",
+        &bytes,
+        Faults {
+            unavailable: 2,
+            ignore_range: true,
+            drops: 1,
+            drop_after: 10_000,
+            ..Faults::default()
+        },
+    );
     assert_eq!(whole(&remote, 0), bytes);
     assert_eq!(whole(&remote, 12_345), bytes[12_345..]);
 }
@@ -126,13 +137,15 @@ fn unavailable_servers_are_retried_and_servers_without_ranges_still_work() {
 #[test]
 fn a_changed_object_or_a_dead_server_is_an_error() {
     let bytes = outward_testkit::synthetic_warc_gz(5, 40);
-    let server = TestServer::start(Faults {
-        drops: 1,
-        drop_after: 30_000,
-        ..Faults::default()
-    });
-    server.put("/a.warc.gz", bytes.clone());
-    let remote = RemoteObject::open(&server.url("/a.warc.gz"), quick()).unwrap();
+    let (server, remote) = serve(
+        "/a.warc.gz",
+        &bytes,
+        Faults {
+            drops: 1,
+            drop_after: 30_000,
+            ..Faults::default()
+        },
+    );
     let mut stream = remote.open_at(0).unwrap();
     let mut first = vec![0u8; 20_000];
     stream.read_exact(&mut first).unwrap();
@@ -149,13 +162,15 @@ fn a_changed_object_or_a_dead_server_is_an_error() {
     assert!(remote.info_now().unwrap().etag != remote.info().etag);
 
     // Retries used up: the error names the input and the count; the reader cannot start.
-    let dead = TestServer::start(Faults {
-        drops: 1000,
-        drop_after: 0,
-        ..Faults::default()
-    });
-    dead.put("/a.warc.gz", bytes.clone());
-    let remote = RemoteObject::open(&dead.url("/a.warc.gz"), quick()).unwrap();
+    let (dead, remote) = serve(
+        "/a.warc.gz",
+        &bytes,
+        Faults {
+            drops: 1000,
+            drop_after: 0,
+            ..Faults::default()
+        },
+    );
     let err = remote
         .open_at(0)
         .unwrap()
@@ -166,14 +181,16 @@ fn a_changed_object_or_a_dead_server_is_an_error() {
     assert!(err.is_some_and(|e| e.to_string().contains("after 4 retries")));
 
     // A server that goes down mid-file: the records before are kept, the input is partial.
-    let failing = TestServer::start(Faults {
-        drops: 2,
-        drop_after: 100_000,
-        down_after: Some(3),
-        ..Faults::default()
-    });
-    failing.put("/a.warc.gz", bytes.clone());
-    let remote = RemoteObject::open(&failing.url("/a.warc.gz"), quick()).unwrap();
+    let (_failing, remote) = serve(
+        "/a.warc.gz",
+        &bytes,
+        Faults {
+            drops: 2,
+            drop_after: 100_000,
+            down_after: Some(3),
+            ..Faults::default()
+        },
+    );
     let (got, status) = items(Arc::new(remote));
     let (all, _) = items(Arc::new(InMemory::new("a.warc.gz", bytes)));
     assert!(matches!(status, FileStatus::Partial { .. }), "{status:?}");
@@ -188,9 +205,7 @@ fn a_changed_object_or_a_dead_server_is_an_error() {
 #[test]
 fn damaged_files_resync_over_ranges_as_they_do_on_disk() {
     let (bytes, _) = outward_testkit::broken_corrupt_member();
-    let server = TestServer::start(Faults::default());
-    server.put("/broken.warc.gz", bytes.clone());
-    let remote = RemoteObject::open(&server.url("/broken.warc.gz"), quick()).unwrap();
+    let (_server, remote) = serve("/broken.warc.gz", &bytes, Faults::default());
     let (got, status) = items(Arc::new(remote));
     let want = items(Arc::new(InMemory::new("broken.warc.gz", bytes)));
     assert_eq!((got.clone(), status.clone()), want);

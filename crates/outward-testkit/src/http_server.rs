@@ -72,7 +72,7 @@ impl TestServer {
 
     /// Serves `bytes` at `path` (starting `/`), with an ETag derived from the bytes.
     pub fn put(&self, path: &str, bytes: Vec<u8>) {
-        let etag = format!("\"{:016x}\"", fnv(&bytes));
+        let etag = format!("\"{}\"", crate::payload_digest(&bytes));
         self.lock().objects.insert(
             path.to_string(),
             Object {
@@ -100,12 +100,6 @@ impl TestServer {
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
-}
-
-fn fnv(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf29ce484222325u64, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x100000001b3)
-    })
 }
 
 fn serve(conn: TcpStream, state: &Mutex<State>) -> std::io::Result<()> {

@@ -53,7 +53,8 @@
 
 use crate::counts::SkipReason;
 use crate::reader::{
-    self, FileStatus, MAX_ERRORS, MAX_HEADER_LEN, RawPage, ReadItem, ReaderOptions, Skip,
+    self, FileStatus, GZIP_MAGIC, MAX_ERRORS, MAX_HEADER_LEN, RawPage, ReadItem, ReaderOptions,
+    Skip, ZSTD_MAGIC,
 };
 use crate::source::{ByteSource, SourceStream};
 use fastwarc::warc::header::{HeaderEncoding, HeaderMap};
@@ -142,9 +143,6 @@ struct Source {
     /// Set by the first read failure; returned until [`Source::restart_at`].
     failed: Option<Damage>,
 }
-
-const GZIP_MAGIC: &[u8] = &[0x1f, 0x8b];
-const ZSTD_MAGIC: &[u8] = &[0x28, 0xb5, 0x2f, 0xfd];
 
 impl Source {
     fn open(source: &dyn ByteSource) -> io::Result<Source> {

@@ -59,7 +59,7 @@ pub fn read_path_list(reader: impl io::BufRead) -> io::Result<Vec<String>> {
 /// [`read_path_list`] of a file, gunzipped when it is gzip (`warc.paths.gz`).
 pub fn open_path_list(path: &Path) -> io::Result<Vec<String>> {
     let mut file = io::BufReader::new(std::fs::File::open(path)?);
-    let gzip = io::BufRead::fill_buf(&mut file)?.starts_with(&[0x1f, 0x8b]);
+    let gzip = io::BufRead::fill_buf(&mut file)?.starts_with(reader::GZIP_MAGIC);
     if gzip {
         read_path_list(io::BufReader::new(flate2::read::MultiGzDecoder::new(file)))
     } else {

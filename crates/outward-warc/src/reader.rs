@@ -47,6 +47,11 @@ use std::io::{BufRead, Read, Seek};
 use std::path::Path;
 use std::sync::Arc;
 
+/// First bytes of a gzip member, a zstd frame and an LZ4 frame.
+pub(crate) const GZIP_MAGIC: &[u8] = &[0x1f, 0x8b];
+pub(crate) const ZSTD_MAGIC: &[u8] = &[0x28, 0xb5, 0x2f, 0xfd];
+pub(crate) const LZ4_MAGIC: &[u8] = &[0x04, 0x22, 0x4d, 0x18];
+
 /// Reader settings.
 #[derive(Debug, Clone)]
 pub struct ReaderOptions {
@@ -178,15 +183,15 @@ pub fn sniff_source(source: &dyn ByteSource) -> std::io::Result<FileKind> {
         return Ok(FileKind::Empty);
     }
     let mut head = Vec::with_capacity(64);
-    let decoded = if raw.starts_with(&[0x1f, 0x8b]) {
+    let decoded = if raw.starts_with(GZIP_MAGIC) {
         flate2::read::MultiGzDecoder::new(raw.as_slice())
             .take(64)
             .read_to_end(&mut head)
             .map(|_| ())
-    } else if raw.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+    } else if raw.starts_with(ZSTD_MAGIC) {
         zstd::stream::read::Decoder::new(raw.as_slice())
             .and_then(|d| d.take(64).read_to_end(&mut head).map(|_| ()))
-    } else if raw.starts_with(&[0x04, 0x22, 0x4d, 0x18]) {
+    } else if raw.starts_with(LZ4_MAGIC) {
         // LZ4 frames: the reader decompresses them itself.
         return Ok(FileKind::Warc);
     } else {
@@ -270,9 +275,8 @@ impl WarcRecords {
         use fastwarc::stream_io::{gzip::GzipReader, lz4::Lz4Reader, zstd::ZstdReader};
         let mut stream = std::io::BufReader::with_capacity(1 << 20, source.open_at(0)?);
         let magic = stream.fill_buf()?;
-        let gzip = magic.starts_with(&[0x1f, 0x8b]);
-        let zstd_or_lz4 = magic.starts_with(&[0x28, 0xb5, 0x2f, 0xfd])
-            || magic.starts_with(&[0x04, 0x22, 0x4d, 0x18]);
+        let gzip = magic.starts_with(GZIP_MAGIC);
+        let zstd_or_lz4 = magic.starts_with(ZSTD_MAGIC) || magic.starts_with(LZ4_MAGIC);
         // The decompressor by extension (.gz/.zst/.lz4), as fastwarc's `from_path` picks it,
         // with magic sniffing then off; for any other name sniffing stays on, so that
         // `x.warc.gz.bad` still works.
