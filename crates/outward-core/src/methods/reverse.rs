@@ -26,6 +26,11 @@
 //!      outside hard boilerplate, menu items left out) summed over ±16 blocks — seeds a
 //!      second climb; its region wins when it holds 1.5× R's listed text, and inside it only
 //!      menus are pruned (its items are links);
+//!    - title: when R does not hold the heading that names the page (its letters and
+//!      digits those of the `<title>` without the site name, one inside the other, the
+//!      shorter ≥ 70 % of the longer), that heading seeds a climb; its region wins when it
+//!      lies apart from R and scores ≥ 0.3 of R's (the join guard's share): a post of two
+//!      lines beside a longer "about the author" text or comment thread;
 //!    - join: when R holds under half of the page's good text and another seed's region
 //!      scores ≥ 0.3 of R's (a question and its answers), R becomes their smallest common
 //!      ancestor unless that holds more bad than good text;
@@ -54,7 +59,7 @@
 //! Invariants: only R's subtree (plus the spine; R's parent's for the sibling guard) is
 //! ever built; nodes_parsed ≤ nodes_total; never panics.
 
-use crate::html::clean::{BlockStats, Cleaned, NO_BOILER};
+use crate::html::clean::{BlockStats, Cleaned, IN_HEADING, NO_BOILER};
 use crate::html::climb::RangeClimber;
 use crate::html::partial::PartialParse;
 use crate::html::tags::Tag;
@@ -64,7 +69,8 @@ use crate::methods::stage::{
 };
 use crate::site::template_ranges;
 use crate::text::emit::{TextSink, emit_subtree};
-use crate::text::page_title::page_title;
+use crate::text::page_title::{flat_text, page_title};
+use crate::text::title::choose_title;
 use crate::{Blocks, ExtractOptions, ExtractStats, Extraction, Extractor, Page, SiteContext};
 use std::cell::Cell;
 use std::sync::Arc;
@@ -475,6 +481,62 @@ const JOIN_MIN_SCORE: f64 = 0.3;
 /// ...and their smallest common ancestor holds no more bad text than good text.
 const JOIN_MAX_BAD: f64 = 1.0;
 
+/// A title shorter than this (letters and digits) names too little to find its heading.
+const TITLE_KEY_MIN: usize = 10;
+/// Heading blocks compared with the title at most: an article's own heading is among a
+/// page's first ones, and a page of thousands of headings is a listing.
+const TITLE_HEADINGS_MAX: usize = 256;
+/// The shorter of a heading and the title holds at least this share of the longer one's
+/// letters and digits (a heading with a date or a kicker added, a title with a section).
+const TITLE_MATCH_SHARE: usize = 70;
+
+/// Letters and digits of `s`, lowercased: what a heading and the title are compared by.
+fn title_key(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// The first heading block that names the page: its letters and digits and those of the
+/// `<title>` (site name cut, see `choose_title`) are one inside the other, the shorter
+/// holding at least `TITLE_MATCH_SHARE` % of the longer. `None` without a title long
+/// enough to tell.
+fn title_heading(cleaned: &Cleaned) -> Option<usize> {
+    let title = choose_title(cleaned.title.as_deref(), None)?;
+    let key = title_key(&title);
+    let key_chars = key.chars().count();
+    if key_chars < TITLE_KEY_MIN {
+        return None;
+    }
+    let blocks = &cleaned.blocks;
+    let headings = blocks
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.flags & IN_HEADING != 0)
+        .take(TITLE_HEADINGS_MAX);
+    for (i, b) in headings {
+        // Cheap bounds first: a block's characters count every letter and digit.
+        let chars = b.chars as usize;
+        if 100 * chars < TITLE_MATCH_SHARE * key_chars {
+            continue;
+        }
+        let end = blocks
+            .get(i + 1)
+            .map_or(cleaned.buf.len(), |n| n.start as usize);
+        let heading = title_key(&flat_text(&cleaned.buf, b.start as usize, end));
+        let (short, long) = if heading.len() <= key.len() {
+            (&heading, &key)
+        } else {
+            (&key, &heading)
+        };
+        if 100 * short.len() >= TITLE_MATCH_SHARE * long.len() && long.contains(short.as_str()) {
+            return Some(i);
+        }
+    }
+    None
+}
+
 impl Reverse {
     /// Recall guard for pages without an article. When R holds almost no prose, the page's
     /// main text is its densest list: the block with the most listed text (content outside
@@ -525,6 +587,37 @@ impl Reverse {
         let l = list_scores.range(list.range.0 as u32, list.range.1 as u32);
         let gain = (l.content - l.menu) >= LISTING_GAIN * (r.content - r.menu).max(1.0);
         gain.then_some((seed, list, list_scores))
+    }
+
+    /// Recall guard for a short article beside a longer box (a post of a few lines next to
+    /// an "about this blog" text or a comment thread): the heading that names the page (see
+    /// `title_heading`) seeds a climb of its own when R does not hold it. Its region wins
+    /// when it lies apart from R and scores at least `JOIN_MIN_SCORE` of R's, the share at
+    /// which the join guard counts another region as part of the article: a page's own
+    /// title is the stronger evidence. Returns the heading's block, its climb and scores.
+    fn title_guard(
+        &self,
+        buf: &[u8],
+        cleaned: &Cleaned,
+        chosen: &Climb,
+        hinted: impl Fn(&BlockStats) -> bool,
+        scores_for: impl Fn(u32) -> BlockScores,
+        work: &Cell<u64>,
+    ) -> Option<(usize, Climb, BlockScores)> {
+        if chosen.score <= 0.0 {
+            return None;
+        }
+        let h = title_heading(cleaned)?;
+        let heading = &cleaned.blocks[h];
+        let at = heading.seed as usize;
+        if (chosen.range.0 <= at && at < chosen.range.1) || hinted(heading) {
+            return None;
+        }
+        let scores = scores_for(heading.seed);
+        let climb = self.climb(buf, &scores, at);
+        work.set(work.get() + climb.bytes);
+        let apart = climb.range.1 <= chosen.range.0 || chosen.range.1 <= climb.range.0;
+        (apart && climb.score >= JOIN_MIN_SCORE * chosen.score).then_some((h, climb, scores))
     }
 
     /// Recall guard for articles in several regions (a question and its answers, a post
@@ -777,7 +870,12 @@ impl Reverse {
         // several regions gives their common ancestor.
         let list = self.listing_guard(buf, &cleaned.blocks, &scores, &climb, scores_for, &work);
         let listing = list.is_some();
-        let (seed, climb, scores) = list.unwrap_or((seed, climb, scores));
+        let (seed, climb, scores) = match list {
+            Some(list) => list,
+            None => self
+                .title_guard(buf, cleaned, &climb, hinted, scores_for, &work)
+                .unwrap_or((seed, climb, scores)),
+        };
         let seed_at = cleaned.blocks[seed].seed;
         let climb = if listing {
             climb
@@ -1367,6 +1465,80 @@ mod tests {
         }
         assert!(!text.contains("Reader comment"), "{text}");
         assert!(!text.contains("About this site"), "{text}");
+    }
+
+    /// A page whose main column (`post`) and sidebar (`side`, a long "about" text above a
+    /// blogroll) are given; the post opens with `heading`.
+    fn short_post_page(heading: &str, post_paragraphs: usize) -> String {
+        let paragraphs: String = (0..post_paragraphs)
+            .map(|k| {
+                format!(
+                    "<p>Post line {k}: six days without power so far, and the utility says \
+                     another week.</p>"
+                )
+            })
+            .collect();
+        let blogroll: String = (0..60)
+            .map(|k| format!("<li><a href=\"/b{k}\">Friend blog number {k}</a></li>"))
+            .collect();
+        format!(
+            "<html><head><title>What stands between us and electricity | BuzzMachine</title>\
+             </head><body><div id=\"top\"><h1>BuzzMachine</h1></div>\
+             <div id=\"main\"><div class=\"post\"><h2>{heading}</h2>\
+             <div class=\"entry\">{paragraphs}</div></div></div>\
+             <div id=\"side\"><div class=\"box\"><p>About the author: a journalist and \
+             professor who writes about news, media, journalism and politics, and has done so \
+             since the early days of blogging.</p><p>He teaches at a graduate school of \
+             journalism in New York, where he directs the program on entrepreneurial news, and \
+             he has written three books about the internet.</p><p>His columns have appeared in \
+             newspapers on both sides of the Atlantic, and he speaks at conferences about the \
+             future of the news business.</p></div><ul>{blogroll}</ul></div></body></html>"
+        )
+    }
+
+    /// Issue #8: a post of two lines beside a longer "about the author" text. The text
+    /// blocks around the author's bio hold the most good text, so the bio was R; the heading
+    /// that names the page (the `<title>` without the site name) seeds the post's region.
+    #[test]
+    fn a_short_post_is_found_by_the_heading_that_names_the_page() {
+        let page = short_post_page("What stands between us and electricity", 2);
+        let text = Reverse::default().extract_html(&page).text().to_string();
+        assert!(text.contains("Post line 0:"), "{text}");
+        assert!(text.contains("Post line 1:"), "{text}");
+        assert!(!text.contains("About the author"), "{text}");
+        // Without a heading that names the page, the bio wins: the guard is what finds it.
+        let page = short_post_page("Out of power", 2);
+        let text = Reverse::default().extract_html(&page).text().to_string();
+        assert!(text.contains("About the author"), "{text}");
+    }
+
+    #[test]
+    fn headings_name_the_page_by_their_letters_and_digits() {
+        let heading_of = |title: &str, body: &str| {
+            let html =
+                format!("<html><head><title>{title}</title></head><body>{body}</body></html>");
+            let cleaned = crate::html::clean::clean(html.as_bytes(), Default::default());
+            title_heading(&cleaned).map(|b| {
+                flat_text(
+                    &cleaned.buf,
+                    cleaned.blocks[b].start as usize,
+                    cleaned.buf.len(),
+                )
+            })
+        };
+        let body = "<h1>BuzzMachine</h1><p>Menu</p><h2><a href=\"/p\">What stands between \
+                    us &amp; electricity?</a></h2><p>Text.</p>";
+        // The site name's heading is skipped; case, punctuation and a link do not matter.
+        let found = heading_of("What Stands Between Us & Electricity | BuzzMachine", body);
+        assert!(found.is_some_and(|t| t.starts_with("What stands between")));
+        // A heading with a date added still names the page; a heading of a few of the
+        // title's words does not.
+        let dated = "<h3>Cool Technology of the Week 10/19/2012</h3><p>Text.</p>";
+        assert!(heading_of("Life as a CIO: Cool Technology of the Week", dated).is_some());
+        let partial = "<h3>Cool Technology</h3><p>Text.</p>";
+        assert!(heading_of("Cool Technology of the Week | Life as a CIO", partial).is_none());
+        // A title too short to tell finds nothing.
+        assert!(heading_of("Home | Site", "<h1>Home</h1>").is_none());
     }
 
     /// The sibling guard is for paragraphs: when R is a post (a container), the posts beside
