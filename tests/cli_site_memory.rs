@@ -294,6 +294,20 @@ fn stores_built_by_shards_merge_into_the_single_build_and_run_like_site_memory()
             config_hashes(&learned),
             "{method}"
         );
+        // `cluster` says which site rule chose each page's text: the gazette's cluster rule
+        // on its pages; nothing on a page judged alone, nor for any other method.
+        for line in String::from_utf8(shard(&learned.join("a.jsonl.zst")))
+            .unwrap()
+            .lines()
+        {
+            let meta = serde_json::from_str::<Value>(line).unwrap()["metadata"].clone();
+            let gazette = meta["url"].as_str().unwrap().contains("gazette");
+            if method == "cluster" && gazette {
+                assert_eq!(meta["site_rule"], "div.article", "{meta}");
+            } else {
+                assert!(meta.get("site_rule").is_none(), "{meta}");
+            }
+        }
     }
 
     // A damaged store is a setup error naming it, and nothing is written.

@@ -130,6 +130,9 @@ pub struct Extraction {
     pub blocks: Blocks,
     pub title: Option<String>,
     pub stats: ExtractStats,
+    /// The site rule that chose the text (`cluster` with site memory: the rule of the page's
+    /// cluster, `#id`, `tag.class` or a tag path); `None` when the page was judged alone.
+    pub site_rule: Option<String>,
 }
 
 impl Extraction {

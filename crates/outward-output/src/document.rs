@@ -70,6 +70,10 @@ pub struct Metadata {
     pub site_pages: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub template_removed: Option<u32>,
+    /// The site rule that chose the text (`cluster` with site memory: its cluster's rule,
+    /// `#id`, `tag.class` or a tag path). Absent when no site rule applied.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub site_rule: Option<String>,
     /// Characters (Unicode scalar values) of `text`.
     pub text_chars: u64,
     pub nodes_parsed: u64,
@@ -153,6 +157,7 @@ impl Document {
                 extractor: extractor.to_string(),
                 site_pages,
                 template_removed: site_pages.map(|_| extraction.stats.template_removed),
+                site_rule: extraction.site_rule.clone(),
                 text_chars: text.chars().count() as u64,
                 nodes_parsed: extraction.stats.nodes_parsed,
                 nodes_total: extraction.stats.nodes_total,
@@ -209,6 +214,7 @@ pub(crate) mod tests {
                 extractor: "reverse".into(),
                 site_pages: None,
                 template_removed: None,
+                site_rule: None,
                 text_chars: text.chars().count() as u64,
                 nodes_parsed: 3,
                 nodes_total: 9,
@@ -247,6 +253,7 @@ pub(crate) mod tests {
                 extractor: "reverse".into(),
                 site_pages: None,
                 template_removed: None,
+                site_rule: None,
                 text_chars: 20,
                 nodes_parsed: 3,
                 nodes_total: 9,

@@ -34,10 +34,15 @@ impl Extractor for Cluster {
     fn extract(&self, page: &Page, site: &SiteContext) -> Extraction {
         let cleaned = page.visible();
         let layout = page_layout(cleaned);
-        let block = site
+        // The cluster's rule when site memory has one that names a block of this page (and
+        // it is reported), else the page's own best-scored block.
+        let (block, site_rule) = match site
             .cluster_rule(&layout.signature)
-            .and_then(|c| layout.block_for(&c.rule))
-            .or_else(|| layout.best_block());
+            .and_then(|c| Some((layout.block_for(&c.rule)?, c.rule.clone())))
+        {
+            Some((b, rule)) => (Some(b), Some(rule)),
+            None => (layout.best_block(), None),
+        };
         let mut sink = TextSink::default();
         if let Some(b) = block {
             let buf = &cleaned.buf;
@@ -48,6 +53,7 @@ impl Extractor for Cluster {
             blocks: sink.finish(),
             title: page_title(cleaned),
             stats: ExtractStats::whole_page(page),
+            site_rule,
         }
     }
 }
@@ -85,15 +91,19 @@ mod tests {
         // This page's sidebar holds more prose than its story.
         let html = page(42, 12);
         let p = Page::new(&html, Some("https://g.example/news/42"));
-        let alone = Cluster.extract(&p, SiteContext::none()).text().to_string();
-        assert!(!alone.contains("Story 42"), "{alone}");
+        let alone = Cluster.extract(&p, SiteContext::none());
+        assert!(!alone.text().contains("Story 42"), "{}", alone.text());
+        // Judged alone, no site rule applied (the page's own best block was taken).
+        assert_eq!(alone.site_rule, None);
         let site = memory.context(p.host());
         let layout = page_layout(p.visible());
         assert_eq!(
             site.cluster_rule(&layout.signature).unwrap().rule,
             "div.story"
         );
-        let text = Cluster.extract(&p, &site).text().to_string();
+        let extraction = Cluster.extract(&p, &site);
+        assert_eq!(extraction.site_rule.as_deref(), Some("div.story"));
+        let text = extraction.text().to_string();
         assert!(text.starts_with("Story 42\n"), "{text}");
         assert!(!text.contains("Home"), "{text}");
         assert_eq!(text.lines().count(), 4, "{text}");

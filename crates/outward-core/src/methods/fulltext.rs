@@ -30,6 +30,7 @@ impl Extractor for Fulltext {
             blocks: sink.finish(),
             title: page_title(cleaned),
             stats: ExtractStats::whole_page(page),
+            site_rule: None,
         }
     }
 }

@@ -73,6 +73,7 @@ impl Extractor for Layout {
                 template_removed,
                 ..ExtractStats::whole_page(page)
             },
+            site_rule: None,
         }
     }
 }

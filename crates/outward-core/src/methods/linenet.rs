@@ -547,6 +547,7 @@ impl Extractor for LineNet {
             blocks: sink.finish(),
             title: page_title(cleaned),
             stats: ExtractStats::whole_page(page),
+            site_rule: None,
         }
     }
 }

@@ -69,6 +69,7 @@ impl Extractor for Paper {
                 blocks: Blocks::default(),
                 title,
                 stats,
+                site_rule: None,
             };
         };
         let buf = &cleaned.buf;
@@ -112,6 +113,7 @@ impl Extractor for Paper {
             blocks: sink.finish(),
             title,
             stats,
+            site_rule: None,
         }
     }
 }

@@ -811,6 +811,7 @@ impl Reverse {
                 blocks: Blocks::default(),
                 title,
                 stats,
+                site_rule: None,
             };
         }
         let buf = &cleaned.buf;
@@ -864,6 +865,7 @@ impl Reverse {
                 blocks: Blocks::default(),
                 title,
                 stats,
+                site_rule: None,
             };
         };
         // Recall guards: a page without an article gives its densest list; an article in
@@ -890,6 +892,7 @@ impl Reverse {
                 blocks: Blocks::default(),
                 title,
                 stats,
+                site_rule: None,
             };
         };
         let r = pp.complete_level(best_level).unwrap_or(first);
@@ -1012,6 +1015,7 @@ impl Reverse {
             blocks: sink.finish(),
             title,
             stats,
+            site_rule: None,
         }
     }
 }

@@ -579,6 +579,7 @@ impl Svm {
             blocks: sink.finish(),
             title: page_title(cleaned),
             stats: ExtractStats::whole_page(page),
+            site_rule: None,
         }
     }
 }
