@@ -1457,20 +1457,6 @@ fn peak_memory_stays_bounded_with_16mib_records() {
 // ---------------------------------------------------------------------------------------------
 // Output formats
 
-/// The Python that has the test peers (`make test` sets `OUTWARD_TEST_PYTHON` to its venv),
-/// if it can import `module`.
-fn python_with(module: &str) -> Option<String> {
-    let python = std::env::var("OUTWARD_TEST_PYTHON").unwrap_or_else(|_| "python3".into());
-    let ok = Command::new(&python)
-        .args(["-c", &format!("import {module}")])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("note: {python} cannot import {module} (run `make pyenv`): skipped");
-    }
-    ok.then_some(python)
-}
-
 /// Reads a WET file with warcio: one JSON line per record with its type, headers, text and
 /// whether the block digest verifies.
 const WARCIO_READ: &str = r#"
@@ -1519,7 +1505,7 @@ fn wet_output_holds_the_same_documents_and_reads_with_warcio() {
         .count();
     assert!(members > docs.len(), "{members} gzip headers");
 
-    let Some(python) = python_with("warcio") else {
+    let Some(python) = outward_testkit::python_with("warcio") else {
         return;
     };
     let out = Command::new(python)

@@ -1554,6 +1554,20 @@ pub fn write_truth_fixture(
     path
 }
 
+/// The Python that has the test peers (`make test` sets `OUTWARD_TEST_PYTHON` to its venv,
+/// else `python3`), if it can import `module`; a test without it skips that part and says so.
+pub fn python_with(module: &str) -> Option<String> {
+    let python = std::env::var("OUTWARD_TEST_PYTHON").unwrap_or_else(|_| "python3".into());
+    let ok = std::process::Command::new(&python)
+        .args(["-c", &format!("import {module}")])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!("note: {python} cannot import {module} (run `make pyenv`): skipped");
+    }
+    ok.then_some(python)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
