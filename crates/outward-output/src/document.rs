@@ -157,7 +157,7 @@ impl Document {
                 extractor: extractor.to_string(),
                 site_pages,
                 template_removed: site_pages.map(|_| extraction.stats.template_removed),
-                site_rule: extraction.site_rule.clone(),
+                site_rule: extraction.site_rule,
                 text_chars: text.chars().count() as u64,
                 nodes_parsed: extraction.stats.nodes_parsed,
                 nodes_total: extraction.stats.nodes_total,

@@ -391,6 +391,13 @@ struct Climb {
     bytes: u64,
 }
 
+impl Climb {
+    /// Whether the chosen ancestor holds the byte at `at` (a seed's text).
+    fn holds(&self, at: usize) -> bool {
+        self.range.0 <= at && at < self.range.1
+    }
+}
+
 impl Reverse {
     /// Climb from the text token at `seed_at`: R = the ancestor maximising good − α·bad,
     /// scored from byte ranges found by depth counting (no tree); look a few text-adding
@@ -597,7 +604,6 @@ impl Reverse {
     /// title is the stronger evidence. Returns the heading's block, its climb and scores.
     fn title_guard(
         &self,
-        buf: &[u8],
         cleaned: &Cleaned,
         chosen: &Climb,
         hinted: impl Fn(&BlockStats) -> bool,
@@ -610,11 +616,11 @@ impl Reverse {
         let h = title_heading(cleaned)?;
         let heading = &cleaned.blocks[h];
         let at = heading.seed as usize;
-        if (chosen.range.0 <= at && at < chosen.range.1) || hinted(heading) {
+        if chosen.holds(at) || hinted(heading) {
             return None;
         }
         let scores = scores_for(heading.seed);
-        let climb = self.climb(buf, &scores, at);
+        let climb = self.climb(&cleaned.buf, &scores, at);
         work.set(work.get() + climb.bytes);
         let apart = climb.range.1 <= chosen.range.0 || chosen.range.1 <= climb.range.0;
         (apart && climb.score >= JOIN_MIN_SCORE * chosen.score).then_some((h, climb, scores))
@@ -844,7 +850,7 @@ impl Reverse {
             }
             let b = &cleaned.blocks[block];
             let at = b.seed as usize;
-            if rank > 0 && (hinted(b) || tried.iter().any(|c| c.range.0 <= at && at < c.range.1)) {
+            if rank > 0 && (hinted(b) || tried.iter().any(|c| c.holds(at))) {
                 continue;
             }
             let scores = scores_for(b.seed);
@@ -875,7 +881,7 @@ impl Reverse {
         let (seed, climb, scores) = match list {
             Some(list) => list,
             None => self
-                .title_guard(buf, cleaned, &climb, hinted, scores_for, &work)
+                .title_guard(cleaned, &climb, hinted, scores_for, &work)
                 .unwrap_or((seed, climb, scores)),
         };
         let seed_at = cleaned.blocks[seed].seed;
