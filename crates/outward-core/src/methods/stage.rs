@@ -9,11 +9,13 @@
 //! A candidate is an element `reverse` would emit and could prune (a block or unknown
 //! element inside R, not an ancestor of the seed, not pruned by the rules, no ancestor
 //! pruned). The model gives the probability that most of its tokens are main text; the
-//! stage prunes it when that probability is under the model's cut. Removing an element
+//! stage prunes it when that probability is under the page's cut. Removing an element
 //! whose tokens are main text with probability p from a page scored F1 raises the page's
 //! F1 exactly when p < F1 / 2 (bag-of-tokens F1 = 2TP / (2TP + FP + FN); taking out T
-//! tokens, pT of them true, gives 2(TP − pT) / (2TP + FP + FN − T)), so the cut is half the
-//! F1 the method reaches on its training pages, not a tuned number.
+//! tokens, pT of them true, gives 2(TP − pT) / (2TP + FP + FN − T)), so the cut is half an
+//! F1, not a tuned number: per page, half the F1 the model itself expects of the page's
+//! content root (`reverse`'s `PageCut`). The model file holds the same rule's population
+//! value, half the mean page F1 of its training pages, which `outward train` reports.
 //!
 //! Model format, version 1 (little-endian): the magic `OWGBT`, a version byte (1), the
 //! number of inputs ([`FEATURES`]), a reserved byte; the cut and the base score (log-odds)
@@ -88,6 +90,10 @@ const NODE_BYTES: usize = 2 + 2 + 2 + 4;
 /// hundred trees of at most a few dozen nodes).
 pub const MAX_TREES: usize = 1 << 14;
 pub const MAX_NODES: usize = 1 << 16;
+/// The deepest tree a model may hold (the trainer grows at most 12 levels).
+pub const MAX_DEPTH: u32 = 12;
+/// The most leaves a model's trees may hold once made complete (see `Forest`).
+pub const MAX_SLOTS: usize = 1 << 22;
 
 /// The model trained on the eight bag-scored dev sets, shipped with the crate.
 pub const DEFAULT_MODEL: &[u8] = include_bytes!("../../models/stage.model");
@@ -143,27 +149,110 @@ impl std::fmt::Display for StageModelError {
 
 impl std::error::Error for StageModelError {}
 
-/// Gradient-boosted regression trees over [`FEATURES`] inputs, and the cut under which a
-/// candidate is pruned.
+/// Gradient-boosted regression trees over [`FEATURES`] inputs, and the training pages' cut.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StageModel {
     cut: f32,
     base: f32,
     trees: Vec<Vec<TreeNode>>,
     /// Every tree's nodes in one array, children as absolute indices (what `score` walks).
-    flat: Vec<FlatNode>,
-    /// Where each tree starts in `flat`.
-    roots: Vec<u32>,
+    forest: Forest,
     digest: u64,
 }
 
-/// A tree node as `score` reads it: children as indices into the flat array.
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct FlatNode {
-    feature: u16,
-    value: f32,
-    left: u32,
-    right: u32,
+/// The trees as `score` walks them: each made complete to the depth `d` of the deepest (a
+/// leaf above the last level becomes a test whose both sides hold the leaf), its `2^d − 1`
+/// tests in level order (test `i`'s children at `2i + 1` and `2i + 2`) and its `2^d` leaf
+/// values, all trees in two flat arrays. A walk is then `d` steps of index arithmetic with
+/// no branch on the data, and [`Forest::score`] advances eight trees a level at a time so
+/// that their chains of loads overlap; the sum is the linked trees' to the bit (same order).
+#[derive(Debug, Clone, PartialEq, Default)]
+struct Forest {
+    depth: u32,
+    /// Per tree `2^depth − 1` tests: the input compared and the threshold (`x <= t` goes
+    /// left).
+    tests: Vec<(u16, f32)>,
+    /// Per tree `2^depth` leaf values.
+    leaves: Vec<f32>,
+}
+
+impl Forest {
+    /// The forest of `trees` (checked: children later, features in range), or `None` when a
+    /// tree is deeper than [`MAX_DEPTH`] or the complete trees hold over [`MAX_SLOTS`] leaves.
+    fn new(trees: &[Vec<TreeNode>]) -> Option<Forest> {
+        let mut depth = 0;
+        for tree in trees {
+            // Parents come before their children, so a child's depth is final (the
+            // deepest path to it) by the time its own turn comes.
+            let mut depth_of = vec![0u32; tree.len()];
+            for (i, n) in tree.iter().enumerate() {
+                if n.feature != LEAF {
+                    let d = depth_of[i] + 1;
+                    for c in [n.left, n.right] {
+                        depth_of[usize::from(c)] = depth_of[usize::from(c)].max(d);
+                    }
+                    depth = depth.max(d);
+                }
+            }
+        }
+        if depth > MAX_DEPTH || trees.len() << depth > MAX_SLOTS {
+            return None;
+        }
+        let width = 1usize << depth;
+        let mut forest = Forest {
+            depth,
+            tests: vec![(0, f32::INFINITY); trees.len() * (width - 1)],
+            leaves: vec![0.0; trees.len() * width],
+        };
+        for (t, tree) in trees.iter().enumerate() {
+            let tests = &mut forest.tests[t * (width - 1)..(t + 1) * (width - 1)];
+            let leaves = &mut forest.leaves[t * width..(t + 1) * width];
+            // (linked node, complete slot); a leaf above the last level fills every leaf
+            // below its slot.
+            let mut stack = vec![(0usize, 0usize)];
+            while let Some((k, slot)) = stack.pop() {
+                let n = tree[k];
+                if n.feature != LEAF {
+                    tests[slot] = (n.feature, n.value);
+                    stack.push((usize::from(n.left), 2 * slot + 1));
+                    stack.push((usize::from(n.right), 2 * slot + 2));
+                    continue;
+                }
+                let (mut first, mut count) = (slot, 1usize);
+                while first < width - 1 {
+                    first = 2 * first + 1;
+                    count *= 2;
+                }
+                leaves[first - (width - 1)..first - (width - 1) + count].fill(n.value);
+            }
+        }
+        Some(forest)
+    }
+
+    /// `base` plus every tree's leaf for `x`, added in tree order.
+    fn score(&self, base: f32, x: &[f32; FEATURES]) -> f32 {
+        const LANES: usize = 8;
+        let width = 1usize << self.depth;
+        let mut sum = base;
+        for (tests, leaves) in self
+            .tests
+            .chunks(LANES * (width - 1))
+            .zip(self.leaves.chunks(LANES * width))
+        {
+            let lanes = leaves.len() / width;
+            let mut at = [0usize; LANES];
+            for _ in 0..self.depth {
+                for (lane, i) in at.iter_mut().enumerate().take(lanes) {
+                    let (feature, threshold) = tests[lane * (width - 1) + *i];
+                    *i = 2 * *i + 2 - usize::from(x[usize::from(feature)] <= threshold);
+                }
+            }
+            for (lane, i) in at.iter().enumerate().take(lanes) {
+                sum += leaves[lane * width + *i - (width - 1)];
+            }
+        }
+        sum
+    }
 }
 
 impl StageModel {
@@ -200,24 +289,12 @@ impl StageModel {
                 }
             }
         }
-        let mut flat = Vec::with_capacity(trees.iter().map(Vec::len).sum());
-        let mut roots = Vec::with_capacity(trees.len());
-        for tree in &trees {
-            let at = flat.len() as u32;
-            roots.push(at);
-            flat.extend(tree.iter().map(|n| FlatNode {
-                feature: n.feature,
-                value: n.value,
-                left: at + u32::from(n.left),
-                right: at + u32::from(n.right),
-            }));
-        }
+        let forest = Forest::new(&trees).ok_or(StageModelError::Value("tree depth"))?;
         let mut model = StageModel {
             cut,
             base,
             trees,
-            flat,
-            roots,
+            forest,
             digest: 0,
         };
         model.digest = fnv1a(&model.encode());
@@ -322,7 +399,8 @@ impl StageModel {
         self.digest
     }
 
-    /// The probability under which a candidate is pruned.
+    /// Half the mean page F1 of the training pages: the population value of the cut that
+    /// the stage sets per page (`reverse`'s `PageCut`); reported by training.
     pub fn cut(&self) -> f32 {
         self.cut
     }
@@ -333,20 +411,7 @@ impl StageModel {
 
     /// The log-odds that the candidate with inputs `x` is main text.
     pub fn score(&self, x: &[f32; FEATURES]) -> f32 {
-        let mut sum = self.base;
-        for &root in &self.roots {
-            let mut n = self.flat[root as usize];
-            while n.feature != LEAF {
-                let next = if x[usize::from(n.feature)] <= n.value {
-                    n.left
-                } else {
-                    n.right
-                };
-                n = self.flat[next as usize];
-            }
-            sum += n.value;
-        }
-        sum
+        self.forest.score(self.base, x)
     }
 
     /// The probability that the candidate with inputs `x` is main text.
@@ -354,20 +419,15 @@ impl StageModel {
         1.0 / (1.0 + (-self.score(x)).exp())
     }
 
-    /// Whether the stage prunes the candidate with inputs `x`.
-    pub fn prunes(&self, x: &[f32; FEATURES]) -> bool {
-        self.probability(x) < self.cut
-    }
-
     /// The shipped model ([`DEFAULT_MODEL`]); were its bytes ever unreadable (the tests check
-    /// them), a model that prunes nothing.
+    /// them), a model that prunes nothing (every probability 0.5, and no page's cut is above
+    /// 0.5).
     pub fn default_model() -> StageModel {
         StageModel::from_bytes(DEFAULT_MODEL).unwrap_or_else(|_| StageModel {
             cut: 0.0,
             base: 0.0,
             trees: Vec::new(),
-            flat: Vec::new(),
-            roots: Vec::new(),
+            forest: Forest::default(),
             digest: 0,
         })
     }
@@ -565,7 +625,7 @@ mod tests {
     }
 
     #[test]
-    fn trees_add_their_leaves_and_the_cut_prunes_below_it() {
+    fn trees_add_their_leaves() {
         // Link share (input 2) above 0.5 → −3, else +2; ln text (input 0) above 3 → +1.
         let model = StageModel::new(
             0.45,
@@ -577,10 +637,86 @@ mod tests {
         x[2] = 0.9;
         x[0] = 4.0;
         assert_eq!(model.score(&x), -2.0);
-        assert!(model.prunes(&x));
+        assert!((model.probability(&x) - 0.1192).abs() < 1e-4);
         x[2] = 0.1;
         assert_eq!(model.score(&x), 3.0);
-        assert!(!model.prunes(&x));
+        assert!((model.probability(&x) - 0.9526).abs() < 1e-4);
+    }
+
+    #[test]
+    fn the_forest_scores_as_the_linked_trees_do() {
+        // Unbalanced trees: a leaf at depth 1 beside a subtree of depth 3, a chain, a lone
+        // leaf, and a child two parents share at different depths.
+        let node = |feature: u16, value: f32, left: u16, right: u16| TreeNode {
+            feature,
+            value,
+            left,
+            right,
+        };
+        let leaf = |value: f32| node(LEAF, value, 0, 0);
+        let trees = [
+            vec![
+                node(0, 0.5, 1, 2),
+                leaf(-1.0),
+                node(1, 0.25, 3, 4),
+                leaf(0.5),
+                node(2, 0.75, 5, 6),
+                leaf(2.0),
+                leaf(-3.0),
+            ],
+            vec![
+                node(3, 0.1, 1, 2),
+                node(4, 0.2, 2, 3),
+                leaf(7.0),
+                leaf(-7.0),
+            ],
+            vec![leaf(0.25)],
+            vec![
+                node(5, 0.5, 1, 3),
+                node(6, 0.5, 2, 3),
+                node(7, 0.5, 3, 4),
+                leaf(1.5),
+                leaf(-1.5),
+            ],
+        ];
+        // 20 trees: two full chunks of eight lanes and one of four.
+        let trees: Vec<Vec<TreeNode>> = trees.iter().cycle().take(20).cloned().collect();
+        let model = StageModel::new(0.4, 0.125, trees.clone()).unwrap();
+        let values = [f32::NAN, -1.0, 0.0, 0.1, 0.2, 0.25, 0.5, 0.75, 1.0];
+        let mut x = [0f32; FEATURES];
+        for seed in 0..5000usize {
+            for (f, v) in x.iter_mut().take(8).enumerate() {
+                *v = values[(seed / 9usize.pow(f as u32 % 4) + f) % values.len()];
+            }
+            let linked = trees
+                .iter()
+                .fold(0.125f32, |sum, t| sum + tree_score(t, &x));
+            assert_eq!(model.score(&x).to_bits(), linked.to_bits(), "inputs {x:?}");
+        }
+        // Trees of several depths: the shallow ones are padded to the deepest.
+        let mixed = StageModel::new(0.4, 0.0, vec![trees[2].clone(), trees[0].clone()]).unwrap();
+        x[0] = 0.75;
+        x[1] = 0.5;
+        x[2] = 0.5;
+        assert_eq!(mixed.score(&x), 0.25 + 2.0);
+        // Deeper than MAX_DEPTH: refused, not allocated.
+        let mut chain: Vec<TreeNode> = (0..=MAX_DEPTH as u16)
+            .map(|i| node(0, 0.0, 2 * i + 1, 2 * i + 2))
+            .flat_map(|n| [n, leaf(0.0)])
+            .collect();
+        chain.push(leaf(0.0));
+        let chain: Vec<TreeNode> = chain
+            .iter()
+            .enumerate()
+            .map(|(i, n)| match n.feature {
+                LEAF => *n,
+                _ => node(0, 0.0, i as u16 + 1, i as u16 + 2),
+            })
+            .collect();
+        assert_eq!(
+            StageModel::new(0.4, 0.0, vec![chain]).unwrap_err(),
+            StageModelError::Value("tree depth")
+        );
     }
 
     #[test]
