@@ -158,9 +158,9 @@ fn table(stdout: &str) -> (Rows, Option<f64>) {
 }
 
 /// Issue #13's CI floor: each bag-scored dev set scored by a stage trained on the other seven.
-/// Measured at this commit: LODO macro F1 0.8809 against `reverse`'s 0.8790, precision up
-/// on every set, no set's F1 down by more than 0.0006. The floor: macro at least `reverse`'s,
-/// no set's F1 more than 0.005 under `reverse`'s, no set's precision under it.
+/// Measured at this commit: LODO macro F1 0.8831 against `reverse`'s 0.8810 (+0.0021),
+/// precision up on every set, no set's F1 down. The floor: macro at least `reverse`'s +
+/// 0.0015, no set's F1 more than 0.005 under `reverse`'s, no set's precision under it.
 #[test]
 fn lodo_floor_of_the_stage_on_the_dev_sets() {
     let dev = outward_testkit::repo_root().join("../shared/data/dev");
@@ -188,7 +188,7 @@ fn lodo_floor_of_the_stage_on_the_dev_sets() {
     let reverse_macro: f64 = staged.keys().map(|k| reverse[k].2).sum::<f64>() / staged.len() as f64;
     let macro_f1 = macro_f1.expect("a LODO macro line");
     assert!(
-        macro_f1 >= reverse_macro,
+        macro_f1 >= reverse_macro + 0.0015,
         "LODO macro {macro_f1} < reverse {reverse_macro}\n{lodo_out}"
     );
     for (set, &(p, _, f1)) in &staged {
