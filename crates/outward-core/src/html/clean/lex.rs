@@ -6,6 +6,7 @@
 //! construct left open at the end of the input ends the input.
 
 use super::*;
+use std::sync::LazyLock;
 
 /// Attributes of a start tag that the cleaner looks at.
 #[derive(Default)]
@@ -163,12 +164,18 @@ pub(super) fn record_attr<'a>(attrs: &mut Attrs<'a>, name: &[u8], value: &'a [u8
     }
 }
 
+/// Searchers built once per process: building one is most of the cost of a short search,
+/// and pages hold thousands of comments and scripts.
+static END_TAG_OPEN: LazyLock<memmem::Finder<'static>> =
+    LazyLock::new(|| memmem::Finder::new(b"</"));
+static COMMENT_END: LazyLock<memmem::Finder<'static>> =
+    LazyLock::new(|| memmem::Finder::new(b"-->"));
+
 /// Where the raw text of an element named `name` ends: at `</name` followed by whitespace,
 /// `/` or `>` (case-insensitive), or at the end of input.
 pub(super) fn find_raw_end(src: &[u8], from: usize, name: &[u8]) -> usize {
-    let finder = memmem::Finder::new(b"</");
     let mut i = from;
-    while let Some(at) = finder.find(&src[i..]) {
+    while let Some(at) = END_TAG_OPEN.find(&src[i..]) {
         let p = i + at;
         let name_at = p + 2;
         let name_end = name_at + name.len();
@@ -237,7 +244,7 @@ impl Cleaner<'_> {
                 if src[body..].starts_with(b"->") {
                     return body + 2;
                 }
-                return match memmem::find(&src[body..], b"-->") {
+                return match COMMENT_END.find(&src[body..]) {
                     Some(at) => body + at + 3,
                     None => n,
                 };
