@@ -164,6 +164,14 @@ pub(super) fn record_attr<'a>(attrs: &mut Attrs<'a>, name: &[u8], value: &'a [u8
     }
 }
 
+/// Whether an element with this id is a segment that React streams in hidden
+/// (`<div hidden id="S:0">`, server rendering with Suspense, as Next.js pages are served):
+/// the page's script moves it into place at once, so it is what a reader sees, often the
+/// whole article.
+fn is_streamed_segment(id: &[u8]) -> bool {
+    id.len() > 2 && id.starts_with(b"S:") && id[2..].iter().all(u8::is_ascii_digit)
+}
+
 /// Searchers built once per process: building one is most of the cost of a short search,
 /// and pages hold thousands of comments and scripts.
 static END_TAG_OPEN: LazyLock<memmem::Finder<'static>> =
@@ -385,7 +393,8 @@ impl Cleaner<'_> {
             }
             return end;
         }
-        let removed = (tag.is_removed() || attrs.hidden) && !matches!(tag, Tag::Html | Tag::Body);
+        let hidden = attrs.hidden && !is_streamed_segment(attrs.id);
+        let removed = (tag.is_removed() || hidden) && !matches!(tag, Tag::Html | Tag::Body);
         if removed && self_closing {
             // `<svg/>`: nothing to remove.
             return end;

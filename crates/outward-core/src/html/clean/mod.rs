@@ -7,8 +7,10 @@
 //!   `svg`, `math`, `iframe`, `select`, `textarea`, `button`, `object`, `canvas`,
 //!   `audio`/`video`, `noscript` (unless kept) and every element marked `hidden`,
 //!   `aria-hidden="true"` or `display:none` are gone with their content (`visibility:hidden`
-//!   stays: WeChat hides its articles that way until a script shows them)
-//!   (`form` is always kept: ASP.NET wraps whole pages in one);
+//!   stays: WeChat hides its articles that way until a script shows them; so do React's
+//!   streamed segments, `<div hidden id="S:0">`, which a script moves into place at once:
+//!   Next.js pages serve their article that way) (`form` is always kept: ASP.NET wraps
+//!   whole pages in one);
 //! - `<` and `>` occur only as tag delimiters (text `<`/`>` become `&lt;`/`&gt;`), so a tag
 //!   ends at the first `>` and starts at the last `<` before it, in either direction;
 //! - tags are canonical: `<name` + flags (` h` href present, ` b` boilerplate hint,
@@ -239,6 +241,29 @@ mod tests {
             cleaned("<select><option>o</select><button>b</button>y"),
             "y"
         );
+    }
+
+    #[test]
+    fn segments_react_streams_in_hidden_are_kept() {
+        // Next.js / React streaming: the article arrives in `<div hidden id="S:0">` and a
+        // script moves it into place (wcxb: agencyanalytics.com, render.com, fool.com).
+        assert_eq!(
+            cleaned("<template id=\"B:0\"></template><div hidden id=\"S:0\"><p>x</p></div>y"),
+            "<div id=\"S:0\"><p>x</p></div>y"
+        );
+        assert_eq!(
+            cleaned("<div hidden=\"\" id=\"S:12\"><p>x</p></div>y"),
+            "<div id=\"S:12\"><p>x</p></div>y"
+        );
+        // Other hidden elements, and ids that only look alike, stay out.
+        for html in [
+            "<div hidden id=\"S:\"><p>x</p></div>y",
+            "<div hidden id=\"S:0a\"><p>x</p></div>y",
+            "<div hidden id=\"s:0\"><p>x</p></div>y",
+            "<div hidden id=\"B:0\"><p>x</p></div>y",
+        ] {
+            assert_eq!(cleaned(html), "y", "{html}");
+        }
     }
 
     #[test]
