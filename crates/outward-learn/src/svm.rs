@@ -22,7 +22,9 @@
 //!    `balanced`), computed on the samples each fit sees.
 //! 3. For every (C, γ) of the grid, `folds`-fold CV (sample p of the shuffled CV sample is in
 //!    fold p mod folds); the score is the balanced accuracy (mean of the two per-class
-//!    recalls) pooled over folds. The best score wins, the first in grid order on ties.
+//!    recalls) pooled over folds. The choice is by the one-standard-error rule: of the
+//!    points within one standard error of the best score, the smallest γ, then the smallest
+//!    C (see [`one_standard_error_choice`]).
 //! 4. The final model is trained with that (C, γ) on the training sample; support vectors
 //!    are the samples with α > 0, stored with αᵢyᵢ; the bias is −ρ.
 //!
@@ -73,6 +75,9 @@ pub struct GridPoint {
     pub gamma: f64,
     /// Balanced accuracy pooled over the folds.
     pub score: f64,
+    /// Its standard error: √((r₊(1 − r₊)/n₊ + r₋(1 − r₋)/n₋) / 4) from the two per-class
+    /// recalls r and the samples n of each class.
+    pub standard_error: f64,
 }
 
 /// What training did.
@@ -265,16 +270,17 @@ pub fn train(
                     hit as f64 / all as f64
                 }
             };
-            let score = (recall(tp, p) + recall(tn, ng)) / 2.0;
-            grid.push(GridPoint { c, gamma, score });
+            let (r_pos, r_neg) = (recall(tp, p), recall(tn, ng));
+            let variance = |r: f64, all: usize| r * (1.0 - r) / all.max(1) as f64;
+            grid.push(GridPoint {
+                c,
+                gamma,
+                score: (r_pos + r_neg) / 2.0,
+                standard_error: ((variance(r_pos, p) + variance(r_neg, ng)) / 4.0).sqrt(),
+            });
         }
     }
-    let mut best = grid[0];
-    for g in &grid[1..] {
-        if g.score > best.score {
-            best = *g;
-        }
-    }
+    let best = one_standard_error_choice(&grid);
 
     // The final fit.
     let train_set: Vec<&Sample> = order
@@ -310,6 +316,30 @@ pub fn train(
         fits_at_max_iter,
     };
     Ok((model, report))
+}
+
+/// The grid point CV chooses, by the one-standard-error rule: of the points that score within
+/// one standard error of the best, the smoothest kernel (smallest γ), then the smallest C;
+/// grid order on ties. Balanced accuracies on the grid differ by less than their noise
+/// (0.60-0.64 against a standard error of about 0.011 on 2,000 samples), so the top score
+/// alone picked γ = 1000 for one held-out set, a model that kept no block of 337 of its 739
+/// pages (LODO cleaneval F1 0.18); the smoothest model the data cannot tell from it does not
+/// overfit its sample that way.
+fn one_standard_error_choice(grid: &[GridPoint]) -> GridPoint {
+    let mut top = grid[0];
+    for g in &grid[1..] {
+        if g.score > top.score {
+            top = *g;
+        }
+    }
+    let floor = top.score - top.standard_error;
+    let mut best = top;
+    for g in grid {
+        if g.score >= floor && (g.gamma, g.c) < (best.gamma, best.c) {
+            best = *g;
+        }
+    }
+    best
 }
 
 #[cfg(test)]
@@ -351,6 +381,29 @@ mod tests {
             gamma_grid: vec![1.0, 10.0],
             ..SvmParams::default()
         }
+    }
+
+    #[test]
+    fn cv_chooses_the_smoothest_point_within_one_standard_error() {
+        let point = |c: f64, gamma: f64, score: f64| GridPoint {
+            c,
+            gamma,
+            score,
+            standard_error: 0.011,
+        };
+        // γ = 1000 scores best by less than its standard error: γ = 10 is chosen, and of
+        // the two at γ = 10 the smaller C.
+        let grid = [
+            point(1.0, 1.0, 0.590),
+            point(10.0, 10.0, 0.606),
+            point(1.0, 10.0, 0.605),
+            point(1.0, 1000.0, 0.615),
+        ];
+        let best = one_standard_error_choice(&grid);
+        assert_eq!((best.c, best.gamma), (1.0, 10.0));
+        // A clear winner stays the choice.
+        let grid = [point(1.0, 1.0, 0.55), point(1.0, 100.0, 0.62)];
+        assert_eq!(one_standard_error_choice(&grid).gamma, 100.0);
     }
 
     #[test]
