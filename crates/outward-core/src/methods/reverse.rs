@@ -918,7 +918,7 @@ impl Reverse {
         // Prune link lists and boilerplate inside R (never an ancestor of the seed).
         let tree = &pp.tree;
         let ratio = self.link_list_ratio;
-        let template_removed = Cell::new(0u32);
+        let mut template_removed = 0u32;
         // Elements the rules (and the stage) may prune: blocks and unknown elements that do
         // not hold the seed.
         let prunable = |id: u32| {
@@ -927,12 +927,11 @@ impl Reverse {
                 && (n.tag.is_block() || n.tag == Tag::Other)
                 && !(n.start <= seed_at && seed_at < n.end)
         };
-        let rules_prune = |id: u32| {
+        // Site memory's template (counted where the page is emitted), then hinted
+        // boilerplate and link lists.
+        let template_at = |id: u32| template.starts_at(tree.node(id).start);
+        let hint_or_links = |id: u32| {
             let n = tree.node(id);
-            if template.starts_at(n.start) {
-                template_removed.set(template_removed.get() + 1);
-                return true;
-            }
             if n.flags & F_BOILER != 0 {
                 // Only when the hint holds (see `hint_holds`); ranges are sorted by start.
                 let k = ranges.partition_point(|r| r.start < n.start);
@@ -946,6 +945,7 @@ impl Reverse {
             }
             t.weight > 0.0 && t.link > ratio * t.weight
         };
+        let rules_prune = |id: u32| template_at(id) || hint_or_links(id);
         // The stage judges roots of running prose only (see `STAGE_MAX_UNPUNCTUATED`).
         let inputs = match mode {
             StageMode::Off => None,
@@ -956,20 +956,14 @@ impl Reverse {
         };
         // The stage's cut for this page, and each candidate's probability (see `PageCut`).
         let page_cut = match (&mode, &inputs) {
-            (StageMode::Apply(model), Some(inputs)) => {
-                // The rules' template count is taken when the page is emitted, not here.
-                let counted = template_removed.get();
-                let cut = PageCut::new(
-                    tree,
-                    &roots,
-                    model,
-                    inputs,
-                    |id| prunable(id) && rules_prune(id),
-                    |id| prunable(id) && inputs.judges(id),
-                );
-                template_removed.set(counted);
-                Some(cut)
-            }
+            (StageMode::Apply(model), Some(inputs)) => Some(PageCut::new(
+                tree,
+                &roots,
+                model,
+                inputs,
+                |id| prunable(id) && rules_prune(id),
+                |id| prunable(id) && inputs.judges(id),
+            )),
             _ => None,
         };
         let mut collected: Vec<u32> = Vec::new();
@@ -979,7 +973,11 @@ impl Reverse {
             if !prunable(id) {
                 return false;
             }
-            if rules_prune(id) {
+            if template_at(id) {
+                template_removed += 1;
+                return true;
+            }
+            if hint_or_links(id) {
                 return true;
             }
             let Some(inputs) = &inputs else {
@@ -1033,7 +1031,7 @@ impl Reverse {
                 });
             }
         }
-        stats.template_removed = template_removed.get();
+        stats.template_removed = template_removed;
         stats.stage_pruned = stage_pruned;
         stats.nodes_parsed = pp.nodes_built();
         stats.bytes_touched = pp.bytes_touched().max(bytes_scanned);

@@ -155,7 +155,7 @@ pub struct StageModel {
     cut: f32,
     base: f32,
     trees: Vec<Vec<TreeNode>>,
-    /// Every tree's nodes in one array, children as absolute indices (what `score` walks).
+    /// The trees as `score` walks them.
     forest: Forest,
     digest: u64,
 }
@@ -700,19 +700,12 @@ mod tests {
         x[2] = 0.5;
         assert_eq!(mixed.score(&x), 0.25 + 2.0);
         // Deeper than MAX_DEPTH: refused, not allocated.
+        // Test k at 2k: a leaf at 2k + 1 on its left, the next test (or the last leaf) on
+        // its right; MAX_DEPTH + 1 tests deep.
         let mut chain: Vec<TreeNode> = (0..=MAX_DEPTH as u16)
-            .map(|i| node(0, 0.0, 2 * i + 1, 2 * i + 2))
-            .flat_map(|n| [n, leaf(0.0)])
+            .flat_map(|k| [node(0, 0.0, 2 * k + 1, 2 * k + 2), leaf(0.0)])
             .collect();
         chain.push(leaf(0.0));
-        let chain: Vec<TreeNode> = chain
-            .iter()
-            .enumerate()
-            .map(|(i, n)| match n.feature {
-                LEAF => *n,
-                _ => node(0, 0.0, i as u16 + 1, i as u16 + 2),
-            })
-            .collect();
         assert_eq!(
             StageModel::new(0.4, 0.0, vec![chain]).unwrap_err(),
             StageModelError::Value("tree depth")
