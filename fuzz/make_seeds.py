@@ -121,37 +121,40 @@ def main():
     put("render", b"\x00Title\xff\x01A paragraph of text.\xff\x02item one\xff\x02item two\xff"
         b"\x43cell\xff\x03cell 2\xff\x04code  line\xff\x05quoted\xff\x0cSub head")
 
-    # Site store: a small valid store (layout of crates/outward-core/src/site/store.rs).
-    def store(hosts):
-        out = b"OWSITES4" + struct.pack("<Q", len(hosts))
-        for name, pages, prints, samples in hosts:
-            n = name.encode()
-            out += struct.pack("<I", len(n)) + n + struct.pack("<III", 0, len(pages), len(prints))
-            out += b"".join(struct.pack("<Q", p) for p in pages)
-            out += b"".join(struct.pack("<QI", h, c) for h, c in prints)
-            out += struct.pack("<I", len(samples))
-            for page, url, els, leaves, signature, rules in samples:
-                u = url.encode()
-                out += struct.pack("<QI", page, len(u)) + u + struct.pack("<I", len(els))
-                out += b"".join(struct.pack("<Q", e) for e in els)
-                out += struct.pack("<I", len(leaves))
-                for tag, text in leaves:
-                    for part in (tag.encode(), text.encode()):
-                        out += struct.pack("<I", len(part)) + part
-                out += struct.pack("<I", len(signature))
-                out += b"".join(struct.pack("<I", x) for x in signature)
-                out += struct.pack("<I", len(rules))
-                for rule, score in rules:
-                    r = rule.encode()
-                    out += struct.pack("<I", len(r)) + r + struct.pack("<I", score)
+    # Site store: host records, each alone and the two packed as a block (layout of
+    # crates/outward-core/src/site/store.rs).
+    def record(name, pages, prints, samples):
+        n = name.encode()
+        out = struct.pack("<I", len(n)) + n + struct.pack("<III", 0, len(pages), len(prints))
+        out += b"".join(struct.pack("<Q", p) for p in pages)
+        out += b"".join(struct.pack("<QI", h, c) for h, c in prints)
+        out += struct.pack("<I", len(samples))
+        for page, url, els, leaves, signature, rules in samples:
+            u = url.encode()
+            out += struct.pack("<QI", page, len(u)) + u + struct.pack("<I", len(els))
+            out += b"".join(struct.pack("<Q", e) for e in els)
+            out += struct.pack("<I", len(leaves))
+            for tag, text in leaves:
+                for part in (tag.encode(), text.encode()):
+                    out += struct.pack("<I", len(part)) + part
+            out += struct.pack("<I", len(signature))
+            out += b"".join(struct.pack("<I", x) for x in signature)
+            out += struct.pack("<I", len(rules))
+            for rule, score in rules:
+                r = rule.encode()
+                out += struct.pack("<I", len(r)) + r + struct.pack("<I", score)
         return out
 
-    put("site_store", store([]))
-    put("site_store", store([("example.com", [1, 2, 3], [(10, 2), (11, 3)],
-                              [(1, "http://example.com/a", [10, 11], [("a", "Home"), ("p", "Posted by the desk")],
-                                [3, 1, 4, 1, 5], [("div.story", 900000), ("#nav", 0)]),
-                               (2, "http://example.com/b", [11], [], [], [])]),
-                             ("other.org", [7], [(5, 1)], [])]))
+    hosts = [
+        record("example.com", [1, 2, 3], [(10, 2), (11, 3)],
+               [(1, "http://example.com/a", [10, 11], [("a", "Home"), ("p", "Posted by the desk")],
+                 [3, 1, 4, 1, 5], [("div.story", 900000), ("#nav", 0)]),
+                (2, "http://example.com/b", [11], [], [], [])]),
+        record("other.org", [7], [(5, 1)], []),
+    ]
+    for r in hosts:
+        put("site_store", r)
+    put("site_store", b"".join(struct.pack("<Q", len(r)) + r for r in hosts))
     return 0
 
 

@@ -71,7 +71,14 @@ struct SitesBuildArgs {
     /// Worker threads (default, or 0: all cores).
     #[arg(long)]
     threads: Option<usize>,
+    /// Memory the build may hold, in MiB: past it, what it gathered is written to a sorted
+    /// run beside the output, and the runs are merged at the end.
+    #[arg(long, value_name = "MIB", default_value_t = SITE_MEMORY_MIB, value_parser = clap::value_parser!(u64).range(1..))]
+    site_memory_mib: u64,
 }
+
+/// `--site-memory-mib` unless told otherwise.
+const SITE_MEMORY_MIB: u64 = (outward::sites::DEFAULT_SITE_MEMORY_BYTES >> 20) as u64;
 
 #[derive(Args)]
 struct SitesMergeArgs {
@@ -243,6 +250,11 @@ struct MethodArgs {
     /// hold it (and a host needs this many pages).
     #[arg(long, default_value_t = outward_core::site::DEFAULT_MIN_PAGES, value_parser = clap::value_parser!(u32).range(2..))]
     site_min_pages: u32,
+    /// Memory site memory may hold, in MiB: --site-memory's first read spills sorted runs
+    /// to the output directory past it (and reads them host by host); a store's lookups
+    /// keep a cache of at most this much.
+    #[arg(long, value_name = "MIB", default_value_t = SITE_MEMORY_MIB, value_parser = clap::value_parser!(u64).range(1..))]
+    site_memory_mib: u64,
     /// A model written by `outward train` for the method (svm, template, linenet, reverse-stage) instead of
     /// its shipped one.
     #[arg(long, value_name = "PATH")]
@@ -266,6 +278,7 @@ impl MethodArgs {
         };
         config.sites_update = self.sites_update;
         config.site_min_pages = self.site_min_pages;
+        config.site_memory_bytes = mib_bytes(self.site_memory_mib);
         Ok(config)
     }
 
@@ -784,6 +797,10 @@ fn sites(command: SitesCommand) -> ExitCode {
     }
 }
 
+fn mib_bytes(mib: u64) -> usize {
+    usize::try_from(mib.saturating_mul(1 << 20)).unwrap_or(usize::MAX)
+}
+
 fn sites_build(args: SitesBuildArgs) -> ExitCode {
     let inputs = match args.inputs.resolve() {
         Ok(i) => i,
@@ -793,23 +810,30 @@ fn sites_build(args: SitesBuildArgs) -> ExitCode {
     if let Some(t) = args.threads.filter(|&t| t > 0) {
         config.threads = t;
     }
+    config.site_memory_bytes = mib_bytes(args.site_memory_mib);
     let progress = std::sync::Arc::new(Progress::default());
     let start = Instant::now();
     let cpu_start = cpu_seconds();
     let built = {
         let _ticker = Ticker::start(progress.clone(), inputs.len() as u64);
-        pipeline::build_sites(&inputs, &config, &progress, &StderrReporter)
+        pipeline::build_sites(
+            &inputs,
+            &config,
+            outward::sites::store_dir(&args.output),
+            &progress,
+            &StderrReporter,
+        )
     };
-    let builder = match built {
+    let mut builder = match built {
         Ok(b) => b,
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::from(2);
         }
     };
-    let (hosts, pages) = (builder.hosts(), builder.pages());
-    let size = match outward::sites::write_store(&args.output, &builder) {
-        Ok(size) => size,
+    let spills = builder.spills();
+    let summary = match builder.write(&args.output, &[]) {
+        Ok(summary) => summary,
         Err(e) => {
             eprintln!(
                 "error: cannot write site store {}: {e}",
@@ -820,10 +844,17 @@ fn sites_build(args: SitesBuildArgs) -> ExitCode {
     };
     let cpu = cpu_seconds().zip(cpu_start).map(|(a, b)| a - b);
     eprintln!(
-        "outward sites build: {} inputs, {} records, {pages} distinct pages of {hosts} hosts -> {} ({size} bytes)\n  {:.2} s wall{}",
+        "outward sites build: {} inputs, {} records, {} distinct pages of {} hosts -> {} ({} bytes{})\n  {:.2} s wall{}",
         inputs.len(),
         progress.records.load(Ordering::Relaxed),
+        summary.pages,
+        summary.hosts,
         args.output.display(),
+        summary.bytes,
+        match spills {
+            0 => String::new(),
+            n => format!("; {n} runs spilled and merged"),
+        },
         start.elapsed().as_secs_f64(),
         cpu.map(|c| format!(", {c:.2} CPU s")).unwrap_or_default()
     );
@@ -831,30 +862,32 @@ fn sites_build(args: SitesBuildArgs) -> ExitCode {
 }
 
 fn sites_merge(args: SitesMergeArgs) -> ExitCode {
-    let mut merged = outward_core::SiteMemoryBuilder::default();
+    let mut stores = Vec::new();
     for path in &args.stores {
-        match outward::sites::read_store(path) {
-            Ok(store) => merged.merge(store),
+        match outward::sites::StoreReader::open(path) {
+            Ok(store) => stores.push(store),
             Err(e) => {
                 eprintln!("error: cannot read site store {}: {e}", path.display());
                 return ExitCode::from(2);
             }
         }
     }
-    match outward::sites::write_store(&args.output, &merged) {
-        Ok(size) => {
+    let inputs: Vec<&outward::sites::StoreReader> = stores.iter().collect();
+    match outward::sites::merge_into(&inputs, &args.output) {
+        Ok(summary) => {
             eprintln!(
-                "outward sites merge: {} stores, {} distinct pages of {} hosts -> {} ({size} bytes)",
+                "outward sites merge: {} stores, {} distinct pages of {} hosts -> {} ({} bytes)",
                 args.stores.len(),
-                merged.pages(),
-                merged.hosts(),
-                args.output.display()
+                summary.pages,
+                summary.hosts,
+                args.output.display(),
+                summary.bytes
             );
             ExitCode::SUCCESS
         }
         Err(e) => {
             eprintln!(
-                "error: cannot write site store {}: {e}",
+                "error: cannot merge site stores into {}: {e}",
                 args.output.display()
             );
             ExitCode::from(1)
@@ -863,26 +896,41 @@ fn sites_merge(args: SitesMergeArgs) -> ExitCode {
 }
 
 fn sites_info(args: SitesInfoArgs) -> ExitCode {
-    let builder = match outward::sites::read_store(&args.store) {
-        Ok(b) => b,
-        Err(e) => {
-            eprintln!(
-                "error: cannot read site store {}: {e}",
-                args.store.display()
-            );
-            return ExitCode::from(2);
-        }
+    let fail = |e: std::io::Error| {
+        eprintln!(
+            "error: cannot read site store {}: {e}",
+            args.store.display()
+        );
+        ExitCode::from(2)
     };
-    let (hosts, pages) = (builder.hosts(), builder.pages());
+    let store = match outward::sites::StoreReader::open(&args.store) {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    // One host at a time: the store may be larger than memory.
+    let (mut hosts, mut host_pages, mut fingerprints) = (0usize, 0u64, 0u64);
+    for record in store.records() {
+        let record = match record {
+            Ok(r) => r,
+            Err(e) => return fail(e),
+        };
+        let memory = match outward_core::site::store::read_record(&record.bytes) {
+            Ok(one) => one.finish(args.site_min_pages),
+            Err(e) => return fail(std::io::Error::other(e)),
+        };
+        hosts += memory.hosts();
+        host_pages += memory.pages();
+        fingerprints += memory.fingerprints();
+    }
+    let footer = store.footer();
     let size = std::fs::metadata(&args.store).map(|m| m.len()).unwrap_or(0);
-    let memory = builder.finish(args.site_min_pages);
     println!(
-        "{}: {size} bytes; {pages} distinct pages of {hosts} hosts; with >= {} pages: {} hosts ({} pages), {} template blocks",
+        "{}: {size} bytes; {} distinct pages of {} hosts; with >= {} pages: {hosts} hosts ({host_pages} pages), {fingerprints} template blocks; digest {:016x}",
         args.store.display(),
+        footer.pages,
+        footer.hosts,
         args.site_min_pages,
-        memory.hosts(),
-        memory.pages(),
-        memory.fingerprints()
+        footer.digest(outward_core::site::SampleNeeds::ALL)
     );
     ExitCode::SUCCESS
 }

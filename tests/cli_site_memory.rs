@@ -371,3 +371,90 @@ fn sites_update_adds_the_runs_pages_to_the_store() {
         std::fs::read(&both).unwrap()
     );
 }
+
+/// 400 hosts of 8 gazette pages each (enough that a 1 MiB budget spills several times).
+fn write_many_hosts_warc(dir: &Path) -> PathBuf {
+    let mut w = WarcWriter::new(Compression::Gzip, 7);
+    w.warcinfo("many.warc.gz");
+    for h in 0..400 {
+        for n in 0..8 {
+            w.response(
+                &format!("https://h{h}.example/{n}"),
+                &HttpResponse::html(&gazette_page(n + 10 * h)),
+            );
+        }
+    }
+    let (bytes, _) = w.finish();
+    let path = dir.join("many.warc.gz");
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+/// Memory bounded whatever the number of hosts: past `--site-memory-mib`, a build or a run's
+/// first read spills sorted runs and merges them, and nothing it writes changes.
+#[test]
+fn a_small_memory_budget_spills_and_changes_no_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let many = write_many_hosts_warc(d);
+    let build = |out: &Path, extra: &[&str]| {
+        let result = Command::new(env!("CARGO_BIN_EXE_outward"))
+            .args(["sites", "build", "-o"])
+            .arg(out)
+            .args(extra)
+            .arg(&many)
+            .output()
+            .unwrap();
+        assert!(result.status.success());
+        String::from_utf8_lossy(&result.stderr).into_owned()
+    };
+    let roomy = d.join("roomy.store");
+    let tight = d.join("tight.store");
+    let said = build(&roomy, &[]);
+    assert!(!said.contains("spilled"), "{said}");
+    let said = build(&tight, &["--site-memory-mib", "1"]);
+    assert!(said.contains("runs spilled and merged"), "{said}");
+    assert!(said.contains("3200 distinct pages of 400 hosts"), "{said}");
+    assert_eq!(
+        std::fs::read(&roomy).unwrap(),
+        std::fs::read(&tight).unwrap()
+    );
+
+    let (plain, learned, spilled, stored) = (
+        d.join("plain"),
+        d.join("learned"),
+        d.join("spilled"),
+        d.join("stored"),
+    );
+    run(&plain, &[], &[&many]);
+    run(&learned, &["--site-memory"], &[&many]);
+    run(
+        &spilled,
+        &["--site-memory", "--site-memory-mib", "1"],
+        &[&many],
+    );
+    run(
+        &stored,
+        &["--sites", roomy.to_str().unwrap(), "--site-memory-mib", "1"],
+        &[&many],
+    );
+    let docs = shard(&learned.join("many.jsonl.zst"));
+    assert_eq!(docs, shard(&spilled.join("many.jsonl.zst")));
+    assert_eq!(docs, shard(&stored.join("many.jsonl.zst")));
+    // The memory mattered: the subscription box every page repeats is gone.
+    let subscribe = |path: &Path| {
+        texts(path)
+            .iter()
+            .filter(|(_, text)| text.contains("Subscribe"))
+            .count()
+    };
+    assert_eq!(subscribe(&learned.join("many.jsonl.zst")), 0);
+    assert_eq!(subscribe(&plain.join("many.jsonl.zst")), 3200);
+    // The spilled runs are gone with the run.
+    let mut left: Vec<String> = std::fs::read_dir(&spilled)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, [".manifest.lock", "manifest.jsonl", "many.jsonl.zst"]);
+}

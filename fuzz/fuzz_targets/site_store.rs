@@ -1,24 +1,34 @@
-//! The site store reader on arbitrary bytes: total (a builder or an error), and what it reads
-//! writes back to bytes that read back to the same builder (`from_bytes(to_bytes(b)) == b`,
-//! within the store's bounds), and `to_bytes` is canonical (the same builder, the same bytes).
+//! The site store's readers on arbitrary bytes: total (a value or an error, never a panic);
+//! a host record that reads writes back to a record that reads to the same builder, and
+//! writing is canonical (the same builder, the same bytes). The block, index and footer
+//! readers get the same bytes.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use outward_core::site::store::{MAGIC, from_bytes, to_bytes};
+use outward_core::site::store::{
+    FOOTER_BYTES, Footer, Index, MAGIC, block_records, host_records, read_record, record_name,
+};
 
 fuzz_target!(|data: &[u8]| {
-    // Half the inputs get the magic for free, so the mutator works on the layout after it.
-    let owned;
-    let bytes = if data.first().is_some_and(|b| b & 1 == 1) {
-        owned = [&MAGIC[..], &data[1..]].concat();
-        &owned[..]
-    } else {
-        data
-    };
-    let Ok(builder) = from_bytes(bytes) else {
+    let _ = record_name(data);
+    for record in block_records(data).take(64) {
+        if let Ok(record) = record {
+            let _ = read_record(record);
+        }
+    }
+    let _ = Index::from_bytes(data, data.len() as u64);
+    if data.len() >= FOOTER_BYTES {
+        let _ = Footer::read(MAGIC, &data[data.len() - FOOTER_BYTES..], data.len() as u64);
+    }
+    let Ok(builder) = read_record(data) else {
         return;
     };
-    let written = to_bytes(&builder);
-    let back = from_bytes(&written).expect("a written store reads back");
-    assert_eq!(back, builder, "from_bytes(to_bytes(b)) != b");
-    assert_eq!(to_bytes(&back), written, "to_bytes is not canonical");
+    let written: Vec<_> = host_records(&builder).collect();
+    assert_eq!(written.len(), 1, "one record, one host");
+    let back = read_record(&written[0].bytes).expect("a written record reads back");
+    assert_eq!(back, builder, "read_record(host_records(b)) != b");
+    assert_eq!(
+        host_records(&back).next().map(|r| r.bytes),
+        Some(written[0].bytes.clone()),
+        "host_records is not canonical"
+    );
 });

@@ -21,7 +21,7 @@ pub mod text;
 pub use meta::PageMeta;
 pub use methods::{Fulltext, Paper, Reverse};
 pub use page::{Page, host_of};
-pub use site::{SiteContext, SiteMemory, SiteMemoryBuilder};
+pub use site::{SiteContext, SiteContexts, SiteMemory, SiteMemoryBuilder};
 pub use text::blocks::{Block, BlockKind, Blocks};
 pub use text::render::Format;
 

@@ -15,15 +15,14 @@
 //!   [`Event`].
 
 use crate::input::{input_source, is_remote, open_input};
+use crate::sites::{Gathered, SpillingBuilder, StoreContexts, StoreReader};
 use outward_core::html::clean::Cleaned;
 use outward_core::methods::{self, UnknownMethod};
 use outward_core::site::{
     DEFAULT_MIN_PAGES, PagePrints, SampleNeeds, page_prints, page_prints_with,
 };
 use outward_core::text::page_title::h1_text;
-use outward_core::{
-    ExtractOptions, Extractor, Format, Page, PageMeta, SiteContext, SiteMemory, SiteMemoryBuilder,
-};
+use outward_core::{ExtractOptions, Extractor, Format, Page, PageMeta, SiteContext, SiteContexts};
 use outward_output::atomic::{remove_stale_temp_files, sha256_hex};
 use outward_output::document::{Document, Provenance};
 use outward_output::format::{
@@ -70,6 +69,14 @@ pub enum Event<'a> {
     ManifestNotCompacted(ManifestNotCompacted<'a>),
     SiteMemoryLearned(SiteMemoryLearned),
     SiteStoreUpdated(SiteStoreUpdated<'a>),
+    SiteLookupsFailed(SiteLookupsFailed<'a>),
+}
+
+/// A store read host by host failed some lookups (a damaged block, a read error).
+#[derive(Debug)]
+pub struct SiteLookupsFailed<'a> {
+    pub failed: u64,
+    pub first_error: &'a str,
 }
 
 /// `--sites-update`: the pages this run read were added to the store (or could not be).
@@ -82,15 +89,24 @@ pub struct SiteStoreUpdated<'a> {
     pub result: &'a io::Result<u64>,
 }
 
-/// Pass 1 of `--site-memory` is done: what it learned.
+/// Site memory is ready: learned by pass 1 of `--site-memory`, or a store opened.
 #[derive(Debug)]
 pub struct SiteMemoryLearned {
-    /// Distinct pages read (all hosts).
+    /// Distinct pages (all hosts).
     pub pages: u64,
-    /// Hosts with enough pages to be remembered, and their pages.
+    /// Hosts seen.
+    pub hosts: u64,
+    /// Held whole in memory: hosts with enough pages to be remembered, their pages, and
+    /// the blocks seen on enough pages of their host to be template. `None` when read host
+    /// by host from a store (given, or spilled by a pass 1 larger than its memory).
+    pub remembered: Option<Remembered>,
+}
+
+/// See [`SiteMemoryLearned::remembered`].
+#[derive(Debug, Clone, Copy)]
+pub struct Remembered {
     pub hosts: usize,
     pub host_pages: u64,
-    /// Blocks seen on enough pages of their host to be template.
     pub fingerprints: u64,
 }
 
@@ -193,10 +209,22 @@ impl std::fmt::Display for Event<'_> {
                     u.store.display()
                 ),
             },
-            Event::SiteMemoryLearned(m) => write!(
+            Event::SiteMemoryLearned(m) => match &m.remembered {
+                Some(r) => write!(
+                    f,
+                    "site memory: {} pages of {} hosts; {} hosts with enough pages ({} pages), {} template blocks",
+                    m.pages, m.hosts, r.hosts, r.host_pages, r.fingerprints
+                ),
+                None => write!(
+                    f,
+                    "site memory: {} pages of {} hosts, read host by host from a store",
+                    m.pages, m.hosts
+                ),
+            },
+            Event::SiteLookupsFailed(e) => write!(
                 f,
-                "site memory: {} pages read; {} hosts with enough pages ({} pages), {} template blocks",
-                m.pages, m.hosts, m.host_pages, m.fingerprints
+                "site store: {} lookups could not read it (those pages were judged alone); first: {}",
+                e.failed, e.first_error
             ),
         }
     }
@@ -247,6 +275,9 @@ pub struct RunConfig {
     pub site_min_pages: u32,
     /// With a store: add this run's pages to it when the run ends (`--sites-update`).
     pub sites_update: bool,
+    /// Memory site memory may hold, about: a builder past it spills sorted runs to disk and
+    /// merges them; a store's lookup cache evicts past it (`--site-memory-mib`).
+    pub site_memory_bytes: usize,
     /// Which documents are written (`--min-chars`, `--lang`); the rest are counted skips.
     pub filters: DocFilters,
     /// How remote inputs are read (retries, timeouts, S3 endpoint and credentials).
@@ -368,6 +399,7 @@ impl RunConfig {
             sites: SiteSource::None,
             site_min_pages: DEFAULT_MIN_PAGES,
             sites_update: false,
+            site_memory_bytes: crate::sites::DEFAULT_SITE_MEMORY_BYTES,
             filters: DocFilters::default(),
             remote: RemoteOptions::default(),
         }
@@ -403,14 +435,14 @@ impl RunConfig {
 
     /// [`config_hash`](Self::config_hash) with the site memory the run extracts with: the
     /// memory's digest decides output as much as any option.
-    pub fn config_hash_with(&self, site: Option<&SiteMemory>) -> String {
-        match site {
+    pub fn config_hash_with(&self, site_digest: Option<u64>) -> String {
+        match site_digest {
             None => self.config_hash(),
-            Some(memory) => {
+            Some(digest) => {
                 let key = format!(
-                    "{}; site_memory={:016x}",
+                    "{}; site_memory={digest:016x}; site_min_pages={}",
                     self.config_hash(),
-                    memory.digest()
+                    self.site_min_pages
                 );
                 sha256_hex(&key)[..16].to_string()
             }
@@ -656,7 +688,7 @@ pub fn process_page(
     page: RawPage,
     warc_file: &str,
     extractor: &dyn Extractor,
-    site: Option<&SiteMemory>,
+    site: Option<&dyn SiteContexts>,
     decode_options: &DecodeOptions,
     format: Format,
     filters: &DocFilters,
@@ -681,7 +713,7 @@ pub fn process_page_learning(
     mut page: RawPage,
     warc_file: &str,
     extractor: &dyn Extractor,
-    site: Option<&SiteMemory>,
+    site: Option<&dyn SiteContexts>,
     decode_options: &DecodeOptions,
     format: Format,
     filters: &DocFilters,
@@ -1294,19 +1326,22 @@ pub fn run(
         progress,
         reporter,
     };
-    let memory = site_memory(inputs, &stages)?;
-    stages.site = memory.as_ref();
+    let memory = site_memory(inputs, &stages, &config.output)?;
+    stages.site = memory.as_ref().map(|m| m.contexts());
     let update_store = match &config.sites {
         SiteSource::Store(path) if config.sites_update => Some(path),
         _ => None,
     };
-    let site_updates = Mutex::new(SiteMemoryBuilder::default());
+    let site_updates = Mutex::new(SpillingBuilder::new(
+        config.site_memory_bytes,
+        &config.output,
+    ));
     if update_store.is_some() {
         stages.site_updates = Some(&site_updates);
     }
     let shared = RunShared {
         stages,
-        config_hash: config.config_hash_with(memory.as_ref()),
+        config_hash: config.config_hash_with(memory.as_ref().map(|m| m.digest)),
         output_format: config.output_format().map_err(SetupError::OutputFormat)?,
         manifest,
     };
@@ -1339,14 +1374,16 @@ pub fn run(
             error: &error,
         }));
     }
+    if let Some(memory) = &memory {
+        memory.report_failures(reporter);
+    }
     if let Some(path) = update_store {
         // The store as it is now (another job may have written it), plus what this run saw.
-        let learned = site_updates.into_inner().unwrap_or_else(|e| e.into_inner());
+        let mut learned = site_updates.into_inner().unwrap_or_else(|e| e.into_inner());
         let pages = learned.pages();
-        let result = crate::sites::read_store(path).and_then(|mut store| {
-            store.merge(learned);
-            crate::sites::write_store(path, &store)
-        });
+        let result = StoreReader::open(path)
+            .and_then(|store| learned.write(path, &[&store]))
+            .map(|summary| summary.bytes);
         reporter.report(&Event::SiteStoreUpdated(SiteStoreUpdated {
             store: path,
             pages,
@@ -1367,9 +1404,9 @@ struct Stages<'a> {
     config: &'a RunConfig,
     extractor: &'a dyn Extractor,
     /// What repeats across each host's pages, when the run learned it.
-    site: Option<&'a SiteMemory>,
+    site: Option<&'a dyn SiteContexts>,
     /// What this run's pages add to the site store (`--sites-update`).
-    site_updates: Option<&'a Mutex<SiteMemoryBuilder>>,
+    site_updates: Option<&'a Mutex<SpillingBuilder>>,
     pool: &'a rayon::ThreadPool,
     budget: &'a Budget,
     progress: &'a Progress,
@@ -1491,37 +1528,122 @@ fn run_input(input: &Path, shared: &RunShared) -> InputOutcome {
     }
 }
 
-/// The site memory a run extracts with (see [`SiteSource`]), reported as an event.
-fn site_memory(inputs: &[PathBuf], stages: &Stages) -> Result<Option<SiteMemory>, SetupError> {
-    let needs = SampleNeeds::of(&stages.config.method);
-    let builder = match &stages.config.sites {
+/// The site memory a run extracts with, and its digest (for the config hash).
+struct RunSites {
+    source: SitesHeld,
+    digest: u64,
+}
+
+enum SitesHeld {
+    Memory(outward_core::SiteMemory),
+    Store(Box<StoreContexts>),
+}
+
+impl RunSites {
+    fn contexts(&self) -> &dyn SiteContexts {
+        match &self.source {
+            SitesHeld::Memory(m) => m,
+            SitesHeld::Store(s) => s.as_ref(),
+        }
+    }
+
+    fn report_failures(&self, reporter: &dyn Reporter) {
+        if let SitesHeld::Store(store) = &self.source
+            && let (failed @ 1.., Some(first_error)) = store.failures()
+        {
+            reporter.report(&Event::SiteLookupsFailed(SiteLookupsFailed {
+                failed,
+                first_error: &first_error,
+            }));
+        }
+    }
+}
+
+/// The site memory a run extracts with (see [`SiteSource`]), reported as an event. A pass 1
+/// that outgrows `config.site_memory_bytes` spills into `spill_near` and is read host by
+/// host like a store.
+fn site_memory(
+    inputs: &[PathBuf],
+    stages: &Stages,
+    spill_near: &Path,
+) -> Result<Option<RunSites>, SetupError> {
+    let config = stages.config;
+    let needs = SampleNeeds::of(&config.method);
+    let store_contexts = |reader: StoreReader, dir| {
+        StoreContexts::new(
+            reader,
+            needs,
+            config.site_min_pages,
+            config.site_memory_bytes,
+            dir,
+        )
+    };
+    let sites = match &config.sites {
         SiteSource::None => return Ok(None),
-        SiteSource::Inputs => gather_sites(inputs, stages, needs),
+        SiteSource::Inputs => {
+            let gathered = gather_sites(inputs, stages, needs, spill_near)
+                .and_then(SpillingBuilder::finish)
+                .map_err(|e| SetupError::SiteStore(spill_near.to_path_buf(), e))?;
+            match gathered {
+                Gathered::Memory(builder) => {
+                    let digest = outward_core::site::store::digest(&builder, needs);
+                    let (pages, hosts) = (builder.pages(), builder.hosts() as u64);
+                    let memory = builder.finish(config.site_min_pages);
+                    stages
+                        .reporter
+                        .report(&Event::SiteMemoryLearned(SiteMemoryLearned {
+                            pages,
+                            hosts,
+                            remembered: Some(Remembered {
+                                hosts: memory.hosts(),
+                                host_pages: memory.pages(),
+                                fingerprints: memory.fingerprints(),
+                            }),
+                        }));
+                    return Ok(Some(RunSites {
+                        source: SitesHeld::Memory(memory),
+                        digest,
+                    }));
+                }
+                Gathered::Store { dir, path } => {
+                    let reader = StoreReader::open(&path)
+                        .map_err(|e| SetupError::SiteStore(path.clone(), e))?;
+                    store_contexts(reader, Some(dir))
+                }
+            }
+        }
         SiteSource::Store(path) => {
-            let mut store = crate::sites::read_store(path)
-                .map_err(|e| SetupError::SiteStore(path.clone(), e))?;
-            store.keep_only(needs);
-            store
+            let reader =
+                StoreReader::open(path).map_err(|e| SetupError::SiteStore(path.clone(), e))?;
+            store_contexts(reader, None)
         }
     };
-    let pages = builder.pages();
-    let memory = builder.finish(stages.config.site_min_pages);
+    let footer = *sites.footer();
     stages
         .reporter
         .report(&Event::SiteMemoryLearned(SiteMemoryLearned {
-            pages,
-            hosts: memory.hosts(),
-            host_pages: memory.pages(),
-            fingerprints: memory.fingerprints(),
+            pages: footer.pages,
+            hosts: footer.hosts,
+            remembered: None,
         }));
-    Ok(Some(memory))
+    Ok(Some(RunSites {
+        source: SitesHeld::Store(Box::new(sites)),
+        digest: footer.digest(needs),
+    }))
 }
 
 /// Pass 1 of site memory: every page of `inputs` decoded, analysed and fingerprinted on the
-/// pool, gathered per host (see `outward_core::site`). Order-free: the result is the same
-/// for any thread count and any order of the inputs. An input that cannot be read adds
-/// nothing here; pass 2 reports it.
-fn gather_sites(inputs: &[PathBuf], stages: &Stages, needs: SampleNeeds) -> SiteMemoryBuilder {
+/// pool, gathered per host (see `outward_core::site`) in a builder that spills into
+/// `spill_near` past `config.site_memory_bytes`. Order-free: the result is the same for any
+/// thread count and any order of the inputs (pages are added in input order, so spills
+/// fall at the same pages too). An input that cannot be read adds nothing here; pass 2
+/// reports it.
+fn gather_sites(
+    inputs: &[PathBuf],
+    stages: &Stages,
+    needs: SampleNeeds,
+    spill_near: &Path,
+) -> io::Result<SpillingBuilder> {
     let decode_options = stages.config.decode_options();
     let work = |page: RawPage| -> Option<PagePrints> {
         let decoded = decode::decode_body(
@@ -1537,7 +1659,7 @@ fn gather_sites(inputs: &[PathBuf], stages: &Stages, needs: SampleNeeds) -> Site
         .ok()
         .flatten()
     };
-    let mut builder = SiteMemoryBuilder::default();
+    let mut builder = SpillingBuilder::new(stages.config.site_memory_bytes, spill_near);
     for input in inputs {
         let Ok(source) = input_source(input, &stages.config.remote) else {
             continue;
@@ -1561,16 +1683,18 @@ fn gather_sites(inputs: &[PathBuf], stages: &Stages, needs: SampleNeeds) -> Site
             },
         );
     }
-    builder
+    Ok(builder)
 }
 
-/// `outward sites build`: the site memory of `inputs` (pass 1 alone), for a store.
+/// `outward sites build`: the site memory of `inputs` (pass 1 alone), for a store; spills
+/// into `spill_near` past `config.site_memory_bytes`.
 pub fn build_sites(
     inputs: &[PathBuf],
     config: &RunConfig,
+    spill_near: &Path,
     progress: &Progress,
     reporter: &dyn Reporter,
-) -> Result<SiteMemoryBuilder, SetupError> {
+) -> Result<SpillingBuilder, SetupError> {
     let pool = config.worker_pool()?;
     let extractor = config.extractor().map_err(SetupError::Method)?;
     let budget = Budget::new(config.effective_window(), config.inflight_bytes);
@@ -1584,7 +1708,8 @@ pub fn build_sites(
         progress,
         reporter,
     };
-    Ok(gather_sites(inputs, &stages, SampleNeeds::ALL))
+    gather_sites(inputs, &stages, SampleNeeds::ALL, spill_near)
+        .map_err(|e| SetupError::SiteStore(spill_near.to_path_buf(), e))
 }
 
 /// Extracts every document of one input into memory, in input order, with the same stages
@@ -1636,9 +1761,10 @@ pub fn extract_documents(
             progress: &quiet,
             ..stages
         },
+        &std::env::temp_dir(),
     )
     .map_err(io::Error::other)?;
-    stages.site = memory.as_ref();
+    stages.site = memory.as_ref().map(|m| m.contexts());
     let source = input_source(input, &config.remote)?;
     stream_input(input, &source, &stages, sink)
 }
@@ -1662,6 +1788,7 @@ mod tests {
                 Event::ManifestNotCompacted(_) => "manifest",
                 Event::SiteMemoryLearned(_) => "site memory",
                 Event::SiteStoreUpdated(_) => "site store",
+                Event::SiteLookupsFailed(_) => "site lookups",
             };
             self.0.lock().unwrap().push(format!("{kind}: {event}"));
         }

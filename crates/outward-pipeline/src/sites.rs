@@ -1,95 +1,865 @@
-//! Site store files: the bytes of `outward_core::site::store`, zstd-compressed, written under
-//! a temporary name and renamed when complete (a killed `sites build` leaves the old store
-//! whole). One file holds any number of hosts; `outward sites merge` adds stores built from
-//! disjoint shards of a crawl into one.
+//! Site store files (the layout of `outward_core::site::store`, blocks and index
+//! zstd-compressed) and the three ways a run uses them with bounded memory:
 //!
-//! Invariants: reading never panics on a damaged file (an error naming the path); the same
-//! builder always gives the same file bytes (zstd level and store layout are fixed).
+//! - [`StoreWriter`] writes host records in name order, block by block, under a temporary
+//!   name renamed when complete (a killed `sites build` leaves the old store whole);
+//! - [`StoreReader`] keeps only the index (one host name per block) and reads the one block a
+//!   host can be in; [`StoreContexts`] gives methods their [`SiteContext`] from it through a
+//!   cache bounded in bytes, so `run --sites` holds what its pages' hosts need, not the store;
+//! - [`SpillingBuilder`] gathers pages into a builder and, when it outgrows its budget,
+//!   writes it out as a sorted run and starts again; [`merge_into`] then streams all runs and
+//!   stores into one in name order (an external merge sort: `sites build`, `sites merge`,
+//!   `--sites-update`, and `--site-memory` over more hosts than fit).
+//!
+//! Invariants: reading never panics on a damaged file (an error naming the part); the same
+//! records always give the same file bytes (zstd level, block size and layout fixed); a
+//! host's context is the same whether its memory came from a builder in memory, a store, or
+//! runs spilled and merged (as with merged shards, a page held under two URLs counts once
+//! per run that saw it, capped at the host's distinct pages).
 
 use outward_core::SiteMemoryBuilder;
-use outward_core::site::store;
+use outward_core::site::store::{
+    self, BlockEntry, BlockWriter, Digests, FOOTER_BYTES, Footer, HostRecord, Index, MAGIC,
+};
+use outward_core::site::{PagePrints, SampleNeeds, SiteContext, SiteContexts};
 use outward_output::atomic::AtomicFile;
-use std::io::{self, Read, Write};
-use std::path::Path;
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap, HashMap};
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 
-/// zstd level of store files (stores are written once per build and read once per run).
+/// zstd level of store blocks (written once per build, read a block per host looked up).
 const STORE_ZSTD_LEVEL: i32 = 9;
-/// A store file decompressing to more than this is refused (bounded memory).
-const MAX_STORE_BYTES: u64 = 16 << 30;
+/// A block or index decompressing to more than this is refused (bounded memory).
+const MAX_PART_BYTES: u64 = 1 << 30;
+/// Memory a run or a build gives site memory unless told otherwise: the builder spills past
+/// it, the lookup cache evicts past it.
+pub const DEFAULT_SITE_MEMORY_BYTES: usize = 1 << 30;
 
-/// Reads the store at `path`.
-pub fn read_store(path: &Path) -> io::Result<SiteMemoryBuilder> {
-    let file = std::fs::File::open(path)?;
-    let mut bytes = Vec::new();
-    zstd::stream::read::Decoder::new(file)?
-        .take(MAX_STORE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| {
-            io::Error::new(io::ErrorKind::InvalidData, format!("not a site store: {e}"))
-        })?;
-    if bytes.len() as u64 > MAX_STORE_BYTES {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            "site store larger than 16 GiB once decompressed",
-        ));
-    }
-    store::from_bytes(&bytes).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+fn invalid(e: impl std::fmt::Display) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, e.to_string())
 }
 
-/// Writes `builder` to `path` atomically; returns the file's size.
-pub fn write_store(path: &Path, builder: &SiteMemoryBuilder) -> io::Result<u64> {
-    let dir = match path.parent() {
+/// What a written store holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StoreSummary {
+    /// Size of the file.
+    pub bytes: u64,
+    pub hosts: u64,
+    /// Distinct pages over all hosts.
+    pub pages: u64,
+    /// The records' digests (see `store::Digests`).
+    pub digests: [u64; 4],
+}
+
+/// Writes a store, one host record at a time, in ascending name order.
+pub struct StoreWriter {
+    file: AtomicFile,
+    /// Blocks and index carry zstd's checksum: a damaged block is an error, not other hosts.
+    compressor: zstd::bulk::Compressor<'static>,
+    blocks: BlockWriter,
+    index: Index,
+    hosts: u64,
+    pages: u64,
+    digests: Digests,
+    last: Option<String>,
+}
+
+impl StoreWriter {
+    /// Starts the store at `path` (under a temporary name until [`finish`](Self::finish)).
+    pub fn create(path: &Path) -> io::Result<StoreWriter> {
+        let dir = store_dir(path);
+        let name = path
+            .file_name()
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "store path names no file"))?
+            .to_string_lossy()
+            .into_owned();
+        let mut compressor = zstd::bulk::Compressor::new(STORE_ZSTD_LEVEL)?;
+        compressor.set_parameter(zstd::zstd_safe::CParameter::ChecksumFlag(true))?;
+        let mut file = AtomicFile::create(dir, &name)?;
+        file.write_all(MAGIC)?;
+        Ok(StoreWriter {
+            file,
+            compressor,
+            blocks: BlockWriter::default(),
+            index: Index::default(),
+            hosts: 0,
+            pages: 0,
+            digests: Digests::default(),
+            last: None,
+        })
+    }
+
+    /// Adds a host; its name must come after the previous one's.
+    pub fn push(&mut self, record: &HostRecord) -> io::Result<()> {
+        store::check_order(self.last.as_deref(), &record.name).map_err(invalid)?;
+        self.last = Some(record.name.clone());
+        self.hosts += 1;
+        self.pages = self.pages.saturating_add(record.pages);
+        self.digests.add(&record.bytes).map_err(invalid)?;
+        if let Some((first, block)) = self.blocks.push(&record.name, &record.bytes) {
+            self.write_block(first, &block)?;
+        }
+        Ok(())
+    }
+
+    fn write_block(&mut self, first: String, block: &[u8]) -> io::Result<()> {
+        let compressed = self.compressor.compress(block)?;
+        self.index
+            .push(first, self.file.bytes(), compressed.len() as u64);
+        self.file.write_all(&compressed)
+    }
+
+    /// Writes the last block, the index and the footer, and renames the file into place.
+    pub fn finish(mut self) -> io::Result<StoreSummary> {
+        if let Some((first, block)) = std::mem::take(&mut self.blocks).finish() {
+            self.write_block(first, &block)?;
+        }
+        let index = self.compressor.compress(&self.index.to_bytes())?;
+        let footer = Footer {
+            index_offset: self.file.bytes(),
+            index_length: index.len() as u64,
+            hosts: self.hosts,
+            pages: self.pages,
+            digests: self.digests.values(),
+        };
+        self.file.write_all(&index)?;
+        self.file.write_all(&footer.to_bytes())?;
+        let info = self.file.finish()?;
+        Ok(StoreSummary {
+            bytes: info.bytes,
+            hosts: footer.hosts,
+            pages: footer.pages,
+            digests: footer.digests,
+        })
+    }
+}
+
+/// The directory the store file `path` is written in (spilled runs go there too).
+pub fn store_dir(path: &Path) -> &Path {
+    match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
-    };
-    let name = path
-        .file_name()
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "store path names no file"))?
-        .to_string_lossy()
-        .into_owned();
-    let bytes = store::to_bytes(builder);
-    let compressed = zstd::stream::encode_all(&bytes[..], STORE_ZSTD_LEVEL)?;
-    let mut file = AtomicFile::create(dir, &name)?;
-    file.write_all(&compressed)?;
-    Ok(file.finish()?.bytes)
+    }
+}
+
+/// Writes `builder` to `path` atomically.
+pub fn write_store(path: &Path, builder: &SiteMemoryBuilder) -> io::Result<StoreSummary> {
+    let mut writer = StoreWriter::create(path)?;
+    for record in store::host_records(builder) {
+        writer.push(&record)?;
+    }
+    writer.finish()
+}
+
+/// A store opened for lookups and scans: its footer and index in memory, blocks read when
+/// asked for.
+pub struct StoreReader {
+    path: PathBuf,
+    file: Mutex<File>,
+    footer: Footer,
+    index: Index,
+}
+
+impl StoreReader {
+    pub fn open(path: &Path) -> io::Result<StoreReader> {
+        let mut file = File::open(path)?;
+        let size = file.metadata()?.len();
+        let mut head = [0u8; 8];
+        let head_len = read_up_to(&mut file, &mut head)?;
+        let mut tail = vec![0u8; FOOTER_BYTES.min(size as usize)];
+        file.seek(SeekFrom::End(-(tail.len() as i64)))?;
+        file.read_exact(&mut tail)?;
+        let footer = Footer::read(&head[..head_len], &tail, size).map_err(invalid)?;
+        let index_bytes = read_part(&mut file, footer.index_offset, footer.index_length)
+            .map_err(|e| invalid(format!("site store index: {e}")))?;
+        let index = Index::from_bytes(&index_bytes, footer.index_offset).map_err(invalid)?;
+        Ok(StoreReader {
+            path: path.to_path_buf(),
+            file: Mutex::new(file),
+            footer,
+            index,
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn footer(&self) -> &Footer {
+        &self.footer
+    }
+
+    fn block(&self, entry: &BlockEntry) -> io::Result<Vec<u8>> {
+        let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        read_part(&mut file, entry.offset, entry.length)
+    }
+
+    /// The record of `host`, if the store has it.
+    pub fn find(&self, host: &str) -> io::Result<Option<Vec<u8>>> {
+        let Some(entry) = self.index.block_for(host) else {
+            return Ok(None);
+        };
+        let block = self.block(entry)?;
+        for record in store::block_records(&block) {
+            let record = record.map_err(invalid)?;
+            let name = store::record_name(record).map_err(invalid)?;
+            if name == host {
+                return Ok(Some(record.to_vec()));
+            }
+            if name > host {
+                break;
+            }
+        }
+        Ok(None)
+    }
+
+    /// Every record in name order, a block in memory at a time.
+    pub fn records(&self) -> Records<'_> {
+        Records {
+            reader: self,
+            next_block: 0,
+            block: Vec::new(),
+            at: 0,
+            last: None,
+        }
+    }
+}
+
+/// Reads into `buf` until it is full or the file ends; returns the bytes read.
+fn read_up_to(file: &mut File, buf: &mut [u8]) -> io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match file.read(&mut buf[n..])? {
+            0 => break,
+            k => n += k,
+        }
+    }
+    Ok(n)
+}
+
+/// The compressed part at `offset` of `length` bytes, decompressed (at most
+/// [`MAX_PART_BYTES`]).
+fn read_part(file: &mut File, offset: u64, length: u64) -> io::Result<Vec<u8>> {
+    file.seek(SeekFrom::Start(offset))?;
+    let mut out = Vec::new();
+    zstd::stream::read::Decoder::new(file.take(length))?
+        .take(MAX_PART_BYTES + 1)
+        .read_to_end(&mut out)
+        .map_err(invalid)?;
+    if out.len() as u64 > MAX_PART_BYTES {
+        return Err(invalid(
+            "site store block larger than 1 GiB once decompressed",
+        ));
+    }
+    Ok(out)
+}
+
+/// The records of a store in name order (see [`StoreReader::records`]).
+pub struct Records<'a> {
+    reader: &'a StoreReader,
+    next_block: usize,
+    block: Vec<u8>,
+    at: usize,
+    last: Option<String>,
+}
+
+impl Records<'_> {
+    fn next_record(&mut self) -> io::Result<Option<HostRecord>> {
+        while self.at >= self.block.len() {
+            let Some(entry) = self.reader.index.blocks.get(self.next_block) else {
+                return Ok(None);
+            };
+            self.block = self.reader.block(entry)?;
+            self.next_block += 1;
+            self.at = 0;
+        }
+        let record = match store::block_records(&self.block[self.at..]).next() {
+            Some(r) => r.map_err(invalid)?,
+            None => return Ok(None),
+        };
+        self.at += 8 + record.len();
+        let one = store::read_record(record).map_err(invalid)?;
+        let name = store::record_name(record).map_err(invalid)?.to_string();
+        store::check_order(self.last.as_deref(), &name).map_err(invalid)?;
+        self.last = Some(name.clone());
+        Ok(Some(HostRecord {
+            name,
+            pages: one.pages(),
+            bytes: record.to_vec(),
+        }))
+    }
+}
+
+impl Iterator for Records<'_> {
+    type Item = io::Result<HostRecord>;
+
+    fn next(&mut self) -> Option<io::Result<HostRecord>> {
+        let next = self.next_record();
+        if next.is_err() {
+            // A damaged block ends the scan.
+            self.next_block = usize::MAX;
+            self.block.clear();
+        }
+        next.transpose()
+    }
+}
+
+/// Streams the records of `inputs` (each in name order) into a store at `output`: a host in
+/// one input passes as it is, a host in several is their records merged (the builders'
+/// merge). Holds one block per input and one host at a time.
+pub fn merge_into(inputs: &[&StoreReader], output: &Path) -> io::Result<StoreSummary> {
+    let mut cursors: Vec<Records> = inputs.iter().map(|r| r.records()).collect();
+    let mut heads: BinaryHeap<Reverse<(String, usize)>> = BinaryHeap::new();
+    let mut pending: Vec<Option<HostRecord>> = vec![None; cursors.len()];
+    for (i, cursor) in cursors.iter_mut().enumerate() {
+        if let Some(record) = cursor.next().transpose()? {
+            heads.push(Reverse((record.name.clone(), i)));
+            pending[i] = Some(record);
+        }
+    }
+    let mut writer = StoreWriter::create(output)?;
+    while let Some(Reverse((name, first))) = heads.pop() {
+        let mut same = vec![first];
+        while heads.peek().is_some_and(|Reverse((n, _))| *n == name) {
+            if let Some(Reverse((_, i))) = heads.pop() {
+                same.push(i);
+            }
+        }
+        let mut records: Vec<HostRecord> = Vec::with_capacity(same.len());
+        for &i in &same {
+            records.extend(pending[i].take());
+            if let Some(record) = cursors[i].next().transpose()? {
+                heads.push(Reverse((record.name.clone(), i)));
+                pending[i] = Some(record);
+            }
+        }
+        if let [only] = &records[..] {
+            writer.push(only)?;
+            continue;
+        }
+        let mut merged = SiteMemoryBuilder::default();
+        for record in &records {
+            merged.merge(store::read_record(&record.bytes).map_err(invalid)?);
+        }
+        for record in store::host_records(&merged) {
+            writer.push(&record)?;
+        }
+    }
+    writer.finish()
+}
+
+/// A directory of temporary stores beside an output, removed with everything in it when
+/// dropped.
+pub struct SpillDir(PathBuf);
+
+impl SpillDir {
+    fn create(near: &Path) -> io::Result<SpillDir> {
+        let dir = near.join(format!(".outward-sites.spill-{}", std::process::id()));
+        std::fs::create_dir_all(&dir)?;
+        Ok(SpillDir(dir))
+    }
+
+    fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for SpillDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A [`SiteMemoryBuilder`] that holds about `budget` bytes at most: past it, what it holds is
+/// written to a sorted run in a spill directory and it starts again empty.
+pub struct SpillingBuilder {
+    builder: SiteMemoryBuilder,
+    /// About the bytes `builder` holds (its own estimate).
+    bytes: isize,
+    budget: usize,
+    near: PathBuf,
+    spill: Option<SpillDir>,
+    runs: Vec<PathBuf>,
+    pages_spilled: u64,
+    /// The first spill that failed.
+    error: Option<io::Error>,
+}
+
+/// What a [`SpillingBuilder`] gathered: all in memory, or (when it spilled) a store in a
+/// spill directory that lives as long as this does.
+pub enum Gathered {
+    Memory(SiteMemoryBuilder),
+    Store { dir: SpillDir, path: PathBuf },
+}
+
+impl SpillingBuilder {
+    /// A builder of at most about `budget` bytes, spilling into a directory made in `near`.
+    pub fn new(budget: usize, near: &Path) -> SpillingBuilder {
+        SpillingBuilder {
+            builder: SiteMemoryBuilder::default(),
+            bytes: 0,
+            budget,
+            near: near.to_path_buf(),
+            spill: None,
+            runs: Vec::new(),
+            pages_spilled: 0,
+            error: None,
+        }
+    }
+
+    /// Adds a page. A spill that fails is kept and returned by [`finish`](Self::finish) or
+    /// [`write`](Self::write); pages after it are not gathered.
+    pub fn add(&mut self, prints: PagePrints) {
+        if self.error.is_some() {
+            return;
+        }
+        self.bytes += self.builder.add_measured(prints);
+        if self.bytes > self.budget as isize
+            && let Err(e) = self.spill()
+        {
+            self.error = Some(e);
+        }
+    }
+
+    /// Distinct pages gathered (per host; a page both in memory and in a run counts twice).
+    pub fn pages(&self) -> u64 {
+        self.pages_spilled + self.builder.pages()
+    }
+
+    /// Runs written so far.
+    pub fn spills(&self) -> usize {
+        self.runs.len()
+    }
+
+    fn spill(&mut self) -> io::Result<()> {
+        if self.spill.is_none() {
+            self.spill = Some(SpillDir::create(&self.near)?);
+        }
+        let dir = self
+            .spill
+            .as_ref()
+            .map(SpillDir::path)
+            .unwrap_or(&self.near);
+        let path = dir.join(format!("run-{:05}.store", self.runs.len()));
+        self.pages_spilled += self.builder.pages();
+        write_store(&path, &std::mem::take(&mut self.builder))?;
+        self.runs.push(path);
+        self.bytes = 0;
+        Ok(())
+    }
+
+    /// Everything gathered: the builder when it never spilled, else every run merged into
+    /// one store.
+    pub fn finish(mut self) -> io::Result<Gathered> {
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        if self.runs.is_empty() {
+            return Ok(Gathered::Memory(self.builder));
+        }
+        let path = self.near_path("merged.store");
+        self.write(&path, &[])?;
+        let dir = self.spill.take().expect("runs imply a spill directory");
+        Ok(Gathered::Store { dir, path })
+    }
+
+    fn near_path(&self, name: &str) -> PathBuf {
+        self.spill
+            .as_ref()
+            .map_or_else(|| self.near.join(name), |d| d.path().join(name))
+    }
+
+    /// Writes everything gathered, merged with the stores `also`, to a store at `output`.
+    pub fn write(&mut self, output: &Path, also: &[&StoreReader]) -> io::Result<StoreSummary> {
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        if self.runs.is_empty() && also.is_empty() {
+            return write_store(output, &self.builder);
+        }
+        if !self.builder.is_empty() {
+            self.spill()?;
+        }
+        let runs = self
+            .runs
+            .iter()
+            .map(|p| StoreReader::open(p))
+            .collect::<io::Result<Vec<_>>>()?;
+        let mut inputs: Vec<&StoreReader> = runs.iter().collect();
+        inputs.extend_from_slice(also);
+        merge_into(&inputs, output)
+    }
+}
+
+/// Entries a [`StoreContexts`] cache holds, by host: the context and what it costs.
+#[derive(Default)]
+struct HostCache {
+    entries: HashMap<String, (SiteContext, usize, u64)>,
+    /// Last use → host, for eviction of the least recently used.
+    by_use: BTreeMap<u64, String>,
+    bytes: usize,
+    clock: u64,
+}
+
+impl HostCache {
+    fn get(&mut self, host: &str) -> Option<SiteContext> {
+        self.clock += 1;
+        let clock = self.clock;
+        let (context, _, used) = self.entries.get_mut(host)?;
+        let name = self.by_use.remove(used).unwrap_or_else(|| host.to_string());
+        *used = clock;
+        self.by_use.insert(clock, name);
+        Some(context.clone())
+    }
+
+    fn insert(&mut self, host: &str, context: SiteContext, cost: usize, budget: usize) {
+        if self.entries.contains_key(host) {
+            return;
+        }
+        self.clock += 1;
+        self.entries
+            .insert(host.to_string(), (context, cost, self.clock));
+        self.by_use.insert(self.clock, host.to_string());
+        self.bytes += cost;
+        while self.bytes > budget && self.entries.len() > 1 {
+            let Some((_, oldest)) = self.by_use.pop_first() else {
+                break;
+            };
+            if let Some((_, cost, _)) = self.entries.remove(&oldest) {
+                self.bytes -= cost;
+            }
+        }
+    }
+}
+
+/// Site contexts read host by host from a store, through a cache of about `budget` bytes.
+pub struct StoreContexts {
+    reader: StoreReader,
+    needs: SampleNeeds,
+    min_pages: u32,
+    budget: usize,
+    cache: Mutex<HostCache>,
+    failed: AtomicU64,
+    first_error: Mutex<Option<String>>,
+    /// The spill directory the store lives in, when a run made it.
+    _dir: Option<SpillDir>,
+}
+
+impl StoreContexts {
+    /// Contexts from `reader` for a method that reads `needs`, hosts of at least `min_pages`.
+    pub fn new(
+        reader: StoreReader,
+        needs: SampleNeeds,
+        min_pages: u32,
+        budget: usize,
+        dir: Option<SpillDir>,
+    ) -> StoreContexts {
+        StoreContexts {
+            reader,
+            needs,
+            min_pages,
+            budget,
+            cache: Mutex::new(HostCache::default()),
+            failed: AtomicU64::new(0),
+            first_error: Mutex::new(None),
+            _dir: dir,
+        }
+    }
+
+    pub fn footer(&self) -> &Footer {
+        self.reader.footer()
+    }
+
+    /// Lookups that could not read the store (their pages were judged alone), and the first
+    /// reason.
+    pub fn failures(&self) -> (u64, Option<String>) {
+        (
+            self.failed.load(Ordering::Relaxed),
+            self.first_error
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .clone(),
+        )
+    }
+
+    fn load(&self, host: &str) -> Result<(SiteContext, usize), String> {
+        let Some(record) = self.reader.find(host).map_err(|e| e.to_string())? else {
+            return Ok((SiteContext::default(), host.len() + 64));
+        };
+        let mut one = store::read_record(&record).map_err(|e| e.to_string())?;
+        one.keep_only(self.needs);
+        let context = one.finish(self.min_pages).context(Some(host));
+        // Decoded maps and samples take about twice their record's bytes.
+        Ok((context, 2 * record.len() + host.len() + 64))
+    }
+}
+
+impl SiteContexts for StoreContexts {
+    fn context(&self, host: Option<&str>) -> SiteContext {
+        let Some(host) = host else {
+            return SiteContext::default();
+        };
+        let cached = self
+            .cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(host);
+        if let Some(context) = cached {
+            return context;
+        }
+        match self.load(host) {
+            Ok((context, cost)) => {
+                self.cache.lock().unwrap_or_else(|e| e.into_inner()).insert(
+                    host,
+                    context.clone(),
+                    cost,
+                    self.budget,
+                );
+                context
+            }
+            Err(e) => {
+                self.failed.fetch_add(1, Ordering::Relaxed);
+                self.first_error
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .get_or_insert_with(|| format!("{}: {e}", self.reader.path().display()));
+                SiteContext::default()
+            }
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use outward_core::site::PagePrints;
+    use outward_core::site::leaves::{Leaf, LeafSet};
+    use outward_core::site::rules::SampleLayout;
+
+    /// Page `p` of `host`: blocks 1 and 2 on every page, its own block, a leaf and a layout.
+    fn page(host: &str, p: u64) -> PagePrints {
+        PagePrints {
+            host: host.into(),
+            url: format!("https://{host}/{p}"),
+            page: 1000 + p,
+            elements: vec![1, 2, 100 + p],
+            leaves: LeafSet::new(vec![Leaf {
+                tag: "p".into(),
+                text: format!("page {p} of {host}"),
+            }]),
+            layout: SampleLayout {
+                signature: vec![1, 2, p as u32],
+                rules: vec![("div.story".into(), 500_000)],
+            },
+        }
+    }
+
+    /// 300 hosts of 1 to 6 pages, and one page seen twice (the same page under two URLs).
+    fn pages() -> Vec<PagePrints> {
+        let mut all = Vec::new();
+        for h in 0..300u64 {
+            for p in 0..(1 + h % 6) {
+                all.push(page(&format!("h{:03}.example", (h * 7919) % 300), p));
+            }
+        }
+        let mut again = page("h001.example", 0);
+        again.url = "https://h001.example/copy".into();
+        all.push(again);
+        all
+    }
+
+    fn builder_of(pages: &[PagePrints]) -> SiteMemoryBuilder {
+        let mut b = SiteMemoryBuilder::default();
+        for p in pages {
+            b.add(p.clone());
+        }
+        b
+    }
 
     #[test]
-    fn write_then_read_and_damage_is_an_error() {
+    fn a_store_written_and_read_back_is_the_builder() {
         let dir = tempfile::tempdir().unwrap();
-        let mut b = SiteMemoryBuilder::default();
-        for p in 0..4 {
-            b.add(PagePrints {
-                host: "a.example".into(),
-                url: format!("https://a.example/{p}"),
-                page: p,
-                elements: vec![1, 2, 10 + p],
-                leaves: Default::default(),
-                layout: Default::default(),
-            });
-        }
+        let b = builder_of(&pages());
         let path = dir.path().join("sites.store");
-        let size = write_store(&path, &b).unwrap();
-        assert_eq!(std::fs::metadata(&path).unwrap().len(), size);
-        assert_eq!(read_store(&path).unwrap(), b);
-        // Same builder, same bytes.
+        let summary = write_store(&path, &b).unwrap();
+        assert_eq!(std::fs::metadata(&path).unwrap().len(), summary.bytes);
+        assert_eq!((summary.hosts, summary.pages), (300, b.pages()));
+        assert_eq!(summary.digests[3], store::digest(&b, SampleNeeds::ALL));
+        let reader = StoreReader::open(&path).unwrap();
+        assert!(reader.index.blocks.len() > 1, "one block only");
+        let mut back = SiteMemoryBuilder::default();
+        for record in reader.records() {
+            back.merge(store::read_record(&record.unwrap().bytes).unwrap());
+        }
+        assert_eq!(back, b);
+        // Every host is found, a host it does not have is not.
+        for h in 0..300 {
+            let name = format!("h{h:03}.example");
+            let record = reader.find(&name).unwrap().expect(&name);
+            assert_eq!(store::record_name(&record), Ok(name.as_str()));
+        }
+        for absent in ["a.example", "h150.example.org", "zzz"] {
+            assert_eq!(reader.find(absent).unwrap(), None, "{absent}");
+        }
+        // Same builder, same bytes; no temporary file left behind.
         let again = dir.path().join("again.store");
         write_store(&again, &b).unwrap();
         assert_eq!(
             std::fs::read(&path).unwrap(),
             std::fs::read(&again).unwrap()
         );
-        // No temporary file left behind.
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
-        let raw = std::fs::read(&path).unwrap();
-        std::fs::write(&path, &raw[..raw.len() / 2]).unwrap();
-        assert!(read_store(&path).is_err());
-        std::fs::write(&path, b"not zstd at all").unwrap();
-        assert!(read_store(&path).is_err());
+    }
+
+    #[test]
+    fn damage_is_an_error_never_a_panic() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sites.store");
+        write_store(&path, &builder_of(&pages())).unwrap();
+        let good = std::fs::read(&path).unwrap();
+        let damaged = dir.path().join("damaged.store");
+        // Cut anywhere: refused at open (the footer is the file's end).
+        for cut in (0..good.len()).step_by(good.len() / 50) {
+            std::fs::write(&damaged, &good[..cut]).unwrap();
+            assert!(StoreReader::open(&damaged).is_err(), "cut at {cut}");
+        }
+        // A flipped byte inside a block: open succeeds (only the index is read), the scan
+        // and the lookups in that block fail with an error.
+        let mut flipped = good.clone();
+        flipped[MAGIC.len() + 100] ^= 0x55;
+        std::fs::write(&damaged, &flipped).unwrap();
+        let reader = StoreReader::open(&damaged).unwrap();
+        assert!(reader.records().any(|r| r.is_err()));
+        let first = reader.index.blocks[0].first.clone();
+        assert!(reader.find(&first).is_err());
+        // The lookups of a run count the failure and judge the page alone.
+        let contexts = StoreContexts::new(reader, SampleNeeds::ALL, 3, 1 << 20, None);
+        assert!(contexts.context(Some(&first)).is_empty());
+        let (failed, why) = contexts.failures();
+        assert_eq!(failed, 1);
+        assert!(why.unwrap().contains("damaged.store"));
+        // Not a store, or an older one.
+        std::fs::write(
+            &damaged,
+            b"OWSITES4 and more bytes than a footer has, surely......",
+        )
+        .unwrap();
+        let e = StoreReader::open(&damaged).err().unwrap().to_string();
+        assert!(e.contains("rebuild it"), "{e}");
+        std::fs::write(&damaged, b"not zstd at all").unwrap();
+        assert!(StoreReader::open(&damaged).is_err());
+    }
+
+    #[test]
+    fn spilled_runs_merge_into_the_same_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let all = pages();
+        let whole = dir.path().join("whole.store");
+        write_store(&whole, &builder_of(&all)).unwrap();
+        // A budget that makes it spill every few pages.
+        let mut spilling = SpillingBuilder::new(8 << 10, dir.path());
+        for p in &all {
+            spilling.add(p.clone());
+        }
+        assert!(spilling.spills() > 10, "{} spills", spilling.spills());
+        let spilled = dir.path().join("spilled.store");
+        spilling.write(&spilled, &[]).unwrap();
+        assert_eq!(
+            std::fs::read(&whole).unwrap(),
+            std::fs::read(&spilled).unwrap()
+        );
+        // `finish` gives a store when it spilled, the builder when it did not.
+        let mut small = SpillingBuilder::new(8 << 10, dir.path());
+        let mut big = SpillingBuilder::new(1 << 30, dir.path());
+        for p in &all {
+            small.add(p.clone());
+            big.add(p.clone());
+        }
+        match big.finish().unwrap() {
+            Gathered::Memory(b) => assert_eq!(b, builder_of(&all)),
+            Gathered::Store { .. } => panic!("spilled under a large budget"),
+        }
+        let Gathered::Store { dir: spill, path } = small.finish().unwrap() else {
+            panic!("no spill under a small budget");
+        };
+        assert_eq!(
+            std::fs::read(&whole).unwrap(),
+            std::fs::read(&path).unwrap()
+        );
+        let spill_path = spill.path().to_path_buf();
+        drop(spill);
+        assert!(!spill_path.exists(), "spill directory left behind");
+        // Only the two stores are left.
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+    }
+
+    #[test]
+    fn stores_of_disjoint_shards_merge_into_the_store_of_all() {
+        let dir = tempfile::tempdir().unwrap();
+        let all = pages();
+        let whole = dir.path().join("whole.store");
+        write_store(&whole, &builder_of(&all)).unwrap();
+        let mut shard_paths = Vec::new();
+        for k in 0..3 {
+            let shard: Vec<PagePrints> = all.iter().skip(k).step_by(3).cloned().collect();
+            let path = dir.path().join(format!("shard{k}.store"));
+            write_store(&path, &builder_of(&shard)).unwrap();
+            shard_paths.push(path);
+        }
+        let readers: Vec<StoreReader> = shard_paths
+            .iter()
+            .map(|p| StoreReader::open(p).unwrap())
+            .collect();
+        let merged = dir.path().join("merged.store");
+        let inputs: Vec<&StoreReader> = readers.iter().collect();
+        let summary = merge_into(&inputs, &merged).unwrap();
+        assert_eq!(summary.hosts, 300);
+        assert_eq!(
+            std::fs::read(&whole).unwrap(),
+            std::fs::read(&merged).unwrap()
+        );
+    }
+
+    #[test]
+    fn contexts_from_a_store_are_those_of_the_memory_and_the_cache_is_bounded() {
+        let dir = tempfile::tempdir().unwrap();
+        let b = builder_of(&pages());
+        let path = dir.path().join("sites.store");
+        write_store(&path, &b).unwrap();
+        let memory = b.finish(3);
+        // A cache far smaller than the store: it evicts, and answers stay the same.
+        let contexts = StoreContexts::new(
+            StoreReader::open(&path).unwrap(),
+            SampleNeeds::ALL,
+            3,
+            4 << 10,
+            None,
+        );
+        for round in 0..2 {
+            for h in (0..300).rev() {
+                let name = format!("h{h:03}.example");
+                let from_store = contexts.context(Some(&name));
+                let from_memory = memory.context(Some(&name));
+                assert_eq!(
+                    from_store.host_pages(),
+                    from_memory.host_pages(),
+                    "{name} {round}"
+                );
+                assert_eq!(from_store.pages_holding(1), from_memory.pages_holding(1));
+                assert_eq!(from_store.is_empty(), from_memory.is_empty());
+            }
+        }
+        {
+            let cache = contexts.cache.lock().unwrap();
+            assert!(cache.bytes <= 4 << 10, "{} bytes cached", cache.bytes);
+            assert!(cache.entries.len() < 300);
+            assert_eq!(cache.entries.len(), cache.by_use.len());
+        }
+        assert!(contexts.context(None).is_empty());
+        assert!(contexts.context(Some("unknown.example")).is_empty());
+        assert_eq!(contexts.failures().0, 0);
     }
 }

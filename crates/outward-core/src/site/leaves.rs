@@ -77,6 +77,11 @@ impl LeafSet {
         self.len == 0
     }
 
+    /// Bytes the set holds on the heap.
+    pub fn heap_bytes(&self) -> usize {
+        self.packed.len()
+    }
+
     /// The leaves as (tag, text), sorted.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
         let mut rest = &self.packed[..];

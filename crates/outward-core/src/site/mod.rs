@@ -10,8 +10,9 @@
 //!   [`SiteMemoryBuilder::merge`] commute: the memory is the same for any page order, any
 //!   split of the pages between builders, any thread count.
 //! - [`SiteMemory`]: per host with at least `min_pages` distinct pages, the fingerprints seen
-//!   on at least `min_pages` of them, with their counts; its [`SiteMemory::digest`] names its
-//!   content (for config hashes).
+//!   on at least `min_pages` of them, with their counts. [`SiteContexts`] is where methods'
+//!   contexts come from: a memory, or a store read host by host (the pipeline's). The
+//!   [`store::digest`] of a builder names its content (for config hashes).
 //! - [`template_ranges`]: the outermost elements of a page that the memory marks as template.
 //! - [`leaves`]: the leaf texts of the first [`leaves::BATCH_PAGES`] sample pages of a host,
 //!   from which [`SiteMemory`] builds the host's seed 001 template library.
@@ -51,6 +52,18 @@ pub struct PageSample {
     pub leaves: LeafSet,
     /// Seed 003's layout of the page (see [`rules`]).
     pub layout: SampleLayout,
+}
+
+impl PageSample {
+    /// Bytes the sample holds, about (its heap parts and their headers).
+    pub fn heap_bytes(&self) -> usize {
+        let rules: usize = self.layout.rules.iter().map(|(r, _)| r.len() + 32).sum();
+        96 + self.url.len()
+            + self.elements.len() * 8
+            + self.leaves.heap_bytes()
+            + self.layout.signature.len() * 4
+            + rules
+    }
 }
 
 /// A page's fingerprints, ready to add to a [`SiteMemoryBuilder`].
@@ -139,19 +152,22 @@ impl HostAccumulator {
         (self.pages.len() as u32).saturating_add(self.untracked)
     }
 
-    fn sample(&mut self, page: u64, sample: PageSample) {
+    /// Keeps `sample` if it ranks among the host's [`MAX_SAMPLE_PAGES`]; returns the change
+    /// in the bytes the samples hold (see [`PageSample::heap_bytes`]).
+    fn sample(&mut self, page: u64, sample: PageSample) -> isize {
         if self.samples.len() >= MAX_SAMPLE_PAGES
             && self
                 .samples
                 .last_key_value()
                 .is_some_and(|(&k, _)| k < page)
         {
-            return;
+            return 0;
         }
+        let mut delta = 0isize;
         // The same page under several URLs: the smallest URL, whatever order they came in.
         match self.samples.entry(page) {
             std::collections::btree_map::Entry::Vacant(e) => {
-                e.insert(sample);
+                delta += e.insert(sample).heap_bytes() as isize;
             }
             std::collections::btree_map::Entry::Occupied(mut e) => {
                 if sample.url < e.get().url {
@@ -160,13 +176,17 @@ impl HostAccumulator {
             }
         }
         while self.samples.len() > MAX_SAMPLE_PAGES {
-            self.samples.pop_last();
+            if let Some((_, gone)) = self.samples.pop_last() {
+                delta -= gone.heap_bytes() as isize;
+            }
         }
         // A sample ranked past the batch never comes back into it (only smaller page hashes
         // arrive before it, here or in a merge): its leaves are never read.
         for sample in self.samples.values_mut().skip(BATCH_PAGES) {
+            delta -= sample.leaves.heap_bytes() as isize;
             sample.leaves = LeafSet::default();
         }
+        delta
     }
 }
 
@@ -176,47 +196,83 @@ pub struct SiteMemoryBuilder {
     hosts: HashMap<String, HostAccumulator>,
 }
 
+/// Bytes a builder's hash sets and maps spend per entry, about (key, value, control byte,
+/// load factor): what [`SiteMemoryBuilder::add_measured`] counts.
+const SET_ENTRY_BYTES: isize = 20;
+const MAP_ENTRY_BYTES: isize = 28;
+/// Bytes a new host costs beyond its entries (its name, maps and sample tree).
+const HOST_BYTES: isize = 256;
+
 impl SiteMemoryBuilder {
     pub fn add(&mut self, prints: PagePrints) {
-        let host = self.hosts.entry(prints.host).or_default();
+        self.add_measured(prints);
+    }
+
+    /// [`add`](Self::add), returning about how many bytes the builder grew by (negative when
+    /// a sample gave way to a smaller one): what a caller bounding its memory adds up.
+    pub fn add_measured(&mut self, prints: PagePrints) -> isize {
+        let mut grown = 0isize;
+        let host = match self.hosts.entry(prints.host) {
+            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                grown += HOST_BYTES + e.key().len() as isize;
+                e.insert(HostAccumulator::default())
+            }
+        };
         if !host.pages.insert(prints.page) {
             if let Some(kept) = host.samples.get_mut(&prints.page)
                 && prints.url < kept.url
             {
                 kept.url = prints.url;
             }
-            return;
+            return grown;
         }
+        grown += SET_ENTRY_BYTES;
+        let before = host.counts.len();
         for &h in &prints.elements {
             let count = host.counts.entry(h).or_insert(0);
             *count = count.saturating_add(1);
         }
-        host.sample(
-            prints.page,
-            PageSample {
-                url: prints.url,
-                elements: prints.elements,
-                leaves: prints.leaves,
-                layout: prints.layout,
-            },
-        );
+        grown += (host.counts.len() - before) as isize * MAP_ENTRY_BYTES;
+        grown
+            + host.sample(
+                prints.page,
+                PageSample {
+                    url: prints.url,
+                    elements: prints.elements,
+                    leaves: prints.leaves,
+                    layout: prints.layout,
+                },
+            )
     }
 
     /// Adds everything `other` collected. Exact when the two saw different pages (the way
-    /// a run splits its inputs); a page both saw counts twice, capped at the host's distinct
-    /// pages. Commutes with [`add`](Self::add) and itself.
+    /// a run splits its inputs), and when a page both saw is a sample of either (every page
+    /// of a host of at most [`MAX_SAMPLE_PAGES`] is): its blocks are counted once. Another
+    /// page both saw counts twice, capped at the host's distinct pages. Commutes with
+    /// [`add`](Self::add) and itself.
     pub fn merge(&mut self, other: SiteMemoryBuilder) {
         for (name, acc) in other.hosts {
             let host = self.hosts.entry(name).or_default();
+            // Blocks of the pages counted on both sides, once per such page.
+            let mut twice: HashMap<u64, u32> = HashMap::new();
+            for page in acc.pages.iter().filter(|p| host.pages.contains(p)) {
+                if let Some(sample) = host.samples.get(page).or_else(|| acc.samples.get(page)) {
+                    for &h in &sample.elements {
+                        *twice.entry(h).or_insert(0) += 1;
+                    }
+                }
+            }
             host.pages.extend(acc.pages);
             host.untracked = host.untracked.saturating_add(acc.untracked);
             let cap = host.pages();
             for (h, c) in acc.counts {
                 let e = host.counts.entry(h).or_insert(0);
-                *e = e.saturating_add(c).min(cap);
+                let again = twice.get(&h).copied().unwrap_or(0);
+                *e = e.saturating_add(c).saturating_sub(again).min(cap);
             }
             for (page, sample) in acc.samples {
-                host.sample(page, sample);
+                let _ = host.sample(page, sample);
             }
         }
     }
@@ -245,6 +301,10 @@ impl SiteMemoryBuilder {
     /// Hosts seen.
     pub fn hosts(&self) -> usize {
         self.hosts.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.hosts.is_empty()
     }
 
     /// The memory: hosts with at least `min_pages` distinct pages, and their fingerprints
@@ -330,55 +390,18 @@ impl SiteMemory {
     pub fn fingerprints(&self) -> u64 {
         self.hosts.values().map(|h| h.counts.len() as u64).sum()
     }
+}
 
-    /// A 64-bit digest of the whole memory (hosts, pages, fingerprints, counts, threshold),
-    /// independent of how it was built.
-    pub fn digest(&self) -> u64 {
-        let mut names: Vec<&String> = self.hosts.keys().collect();
-        names.sort();
-        let mut acc: u64 = 0xcbf2_9ce4_8422_2325 ^ self.min_pages as u64;
-        let mut mix = |x: u64| {
-            acc = (acc ^ x)
-                .wrapping_mul(0x0000_0100_0000_01b3)
-                .rotate_left(17);
-        };
-        for name in names {
-            let host = &self.hosts[name];
-            for b in name.bytes() {
-                mix(b as u64);
-            }
-            mix(host.pages as u64);
-            let mut counts: Vec<(u64, u32)> = host.counts.iter().map(|(&h, &c)| (h, c)).collect();
-            counts.sort_unstable();
-            for (h, c) in counts {
-                mix(h);
-                mix(c as u64);
-            }
-            for (page, sample) in &host.samples {
-                mix(*page);
-                for b in sample.url.bytes() {
-                    mix(b as u64);
-                }
-                for &h in &sample.elements {
-                    mix(h);
-                }
-                for (tag, text) in sample.leaves.iter() {
-                    for b in tag.bytes().chain([0]).chain(text.bytes()).chain([0]) {
-                        mix(b as u64);
-                    }
-                }
-                for &slot in &sample.layout.signature {
-                    mix(slot as u64);
-                }
-                for (rule, score) in &sample.layout.rules {
-                    for b in rule.bytes().chain([0]) {
-                        mix(b as u64);
-                    }
-                    mix(*score as u64);
-                }
-            }
-        }
-        acc
+/// Where the site contexts of a run's pages come from: a [`SiteMemory`] held whole, or a
+/// store read host by host. Whichever it is, the same host gets the same context.
+pub trait SiteContexts: Sync {
+    /// The context of a page of `host` (empty for an unknown host or none).
+    fn context(&self, host: Option<&str>) -> SiteContext;
+}
+
+impl SiteContexts for SiteMemory {
+    fn context(&self, host: Option<&str>) -> SiteContext {
+        SiteMemory::context(self, host)
     }
 }
 
@@ -670,28 +693,38 @@ mod tests {
         let mut site = site_pages();
         site.push(("https://news.example/zz".into(), pages[0].1.clone()));
         site.push(("https://news.example/aa".into(), pages[0].1.clone()));
-        let forward = builder_of(&site).finish(3);
+        let forward = builder_of(&site);
         site.reverse();
-        let backward = builder_of(&site).finish(3);
-        assert_eq!(forward.digest(), backward.digest());
+        let backward = builder_of(&site);
+        assert_eq!(forward, backward);
+        assert_eq!(
+            store::digest(&forward, SampleNeeds::ALL),
+            store::digest(&backward, SampleNeeds::ALL)
+        );
         let mut left = builder_of(&site[..2]);
         left.merge(builder_of(&site[2..]));
-        assert_eq!(left.finish(3).digest(), forward.digest());
+        assert_eq!(left, forward);
     }
 
     #[test]
     fn order_and_split_do_not_change_the_memory() {
         let pages = site_pages();
-        let whole = builder_of(&pages).finish(3);
+        let whole = builder_of(&pages);
         let mut reversed = pages.clone();
         reversed.reverse();
-        let backwards = builder_of(&reversed).finish(3);
-        let mut left = builder_of(&pages[..2]);
-        left.merge(builder_of(&pages[2..]));
-        let merged = left.finish(3);
-        assert_eq!(whole.digest(), backwards.digest());
-        assert_eq!(whole.digest(), merged.digest());
-        assert_ne!(whole.digest(), builder_of(&pages[..3]).finish(3).digest());
+        let backwards = builder_of(&reversed);
+        let mut merged = builder_of(&pages[..2]);
+        merged.merge(builder_of(&pages[2..]));
+        assert_eq!(whole, backwards);
+        assert_eq!(whole, merged);
+        assert_eq!(
+            store::digest(&whole, SampleNeeds::ALL),
+            store::digest(&merged, SampleNeeds::ALL)
+        );
+        assert_ne!(
+            store::digest(&whole, SampleNeeds::ALL),
+            store::digest(&builder_of(&pages[..3]), SampleNeeds::ALL)
+        );
     }
 
     #[test]

@@ -1,23 +1,35 @@
-//! The site store's bytes: a [`SiteMemoryBuilder`] written so that another run, another
-//! machine or a merge can continue it (`outward sites build|merge`, `outward run --sites`).
-//! The CLI compresses and writes these bytes; nothing here does I/O.
+//! The site store's layout: a [`SiteMemoryBuilder`] written so that another run, another
+//! machine or a merge can continue it (`outward sites build|merge`, `outward run --sites`),
+//! and so that a run looks up one host without reading the others. The pipeline compresses
+//! blocks and index (zstd) and does the file I/O; everything here is pure bytes.
 //!
-//! Layout (little-endian; hosts sorted by name, every list sorted, so the same builder is
-//! always the same bytes):
+//! A store is an immutable sorted table of host records, like an SSTable:
 //!
 //! ```text
-//! "OWSITES4"
-//! u64 hosts
-//! per host: u32 name length, name (UTF-8), u32 untracked pages,
-//!           u32 page hashes, u32 fingerprints,
-//!           page hashes × u64, fingerprints × (u64 hash, u32 pages holding it),
-//!           u32 reference pages, each: u64 page hash, u32 URL length, URL,
-//!                                      u32 fingerprints, fingerprints × u64,
-//!                                      u32 leaves, each: u32 tag length, tag,
-//!                                                        u32 text length, text,
-//!                                      u32 signature slots, slots × u32,
-//!                                      u32 rules, each: u32 length, rule, u32 score
+//! file   = MAGIC · block* · index · footer
+//! block  = compressed ( u64 record length, record )*      hosts ascending by name, across
+//!                                                          blocks too; about BLOCK_BYTES each
+//! index  = compressed ( u64 blocks, per block: u64 offset, u64 compressed length,
+//!                                              u32 length, name of its first host )
+//! footer = u64 index offset, u64 index length, u64 hosts, u64 pages, 4 × u64 digests, MAGIC
+//! record = u32 name length, name (UTF-8), u32 untracked pages,
+//!          u32 page hashes, u32 fingerprints,
+//!          page hashes × u64, fingerprints × (u64 hash, u32 pages holding it),
+//!          u32 reference pages, each: u64 page hash, u32 URL length, URL,
+//!                                     u32 fingerprints, fingerprints × u64,
+//!                                     u32 leaves, each: u32 tag length, tag,
+//!                                                       u32 text length, text,
+//!                                     u32 signature slots, slots × u32,
+//!                                     u32 rules, each: u32 length, rule, u32 score
 //! ```
+//!
+//! All little-endian, every list sorted, so the same builder is always the same bytes. A run
+//! keeps the index (one name per block) and reads the one block a host can be in; merging
+//! stores and spilling a builder that outgrows its memory are streaming merges of records in
+//! name order (see the pipeline's `sites`). The [`digest`] of a store is a fold of its
+//! records, the same whether the records came from a file or from a builder in memory; the
+//! footer holds one per [`SampleNeeds`] (a method's memory leaves aside the sample parts it
+//! does not read, so a store and a run's own first read name the same memory alike).
 //!
 //! Leaves are kept for the first `leaves::BATCH_PAGES` reference pages of a host only (seed
 //! 001's batch). Stores of an older format are refused with a message that says to rebuild
@@ -29,25 +41,30 @@
 //! hash: block counts of 1 are the first to go, and they are the article text that never
 //! becomes template). Within the bounds a store merges exactly like the builders it came from.
 //!
-//! Invariants: [`from_bytes`] is total (any bytes give a builder or an error, never a panic,
-//! never an allocation larger than the input justifies); `from_bytes(to_bytes(b))` equals `b`
-//! when `b` is within the bounds.
+//! Invariants: every reader here is total (any bytes give a value or an error, never a
+//! panic, never an allocation larger than the input justifies); `read_record` of a record of
+//! [`host_records`] gives back that host's builder when it is within the bounds.
 
 use super::leaves::{Leaf, LeafSet};
-use super::{HostAccumulator, PageSample, SampleLayout, SiteMemoryBuilder};
+use super::{HostAccumulator, PageSample, SampleLayout, SampleNeeds, SiteMemoryBuilder};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 
-/// First bytes of every store.
-pub const MAGIC: &[u8; 8] = b"OWSITES4";
+/// First and last bytes of every store.
+pub const MAGIC: &[u8; 8] = b"OWSITES5";
 /// What every store format starts with; the last byte is its version.
 const MAGIC_STEM: &[u8; 7] = b"OWSITES";
+/// Bytes of records a block holds before the next record starts a new block (a single
+/// larger record is a block alone). A lookup decompresses one block.
+pub const BLOCK_BYTES: usize = 64 << 10;
+/// Bytes of the footer.
+pub const FOOTER_BYTES: usize = 8 * 8 + MAGIC.len();
 /// Page hashes kept per host.
 pub const MAX_STORED_PAGES: usize = 1 << 16;
 /// Fingerprints kept per host.
 pub const MAX_STORED_PRINTS: usize = 1 << 16;
 
-/// Why bytes are not a site store.
+/// Why bytes are not a site store (or not the part of one they should be).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum StoreError {
     NotAStore,
@@ -56,8 +73,10 @@ pub enum StoreError {
     /// The bytes end inside the named part.
     Truncated(&'static str),
     BadHostName,
-    /// Bytes after the last host.
-    TrailingBytes,
+    /// Bytes after the end of the named part.
+    TrailingBytes(&'static str),
+    /// Host names not in ascending order (in a block, or between blocks).
+    Unsorted,
 }
 
 impl fmt::Display for StoreError {
@@ -71,162 +90,492 @@ impl fmt::Display for StoreError {
             ),
             StoreError::Truncated(part) => write!(f, "site store cut short in its {part}"),
             StoreError::BadHostName => write!(f, "site store holds a host name that is not UTF-8"),
-            StoreError::TrailingBytes => write!(f, "site store has bytes after its last host"),
+            StoreError::TrailingBytes(part) => {
+                write!(f, "site store has bytes after the end of its {part}")
+            }
+            StoreError::Unsorted => write!(f, "site store's hosts are not in order"),
         }
     }
 }
 
 impl std::error::Error for StoreError {}
 
-/// The store bytes of `builder` (bounded per host, see the module header).
-pub fn to_bytes(builder: &SiteMemoryBuilder) -> Vec<u8> {
+/// One host of a store: its name, its distinct pages, its record bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostRecord {
+    pub name: String,
+    pub pages: u64,
+    pub bytes: Vec<u8>,
+}
+
+/// The records of `builder`'s hosts in ascending name order, each encoded when the iterator
+/// reaches it (bounded per host, see the module header).
+pub fn host_records(builder: &SiteMemoryBuilder) -> impl Iterator<Item = HostRecord> + '_ {
     let mut names: Vec<&String> = builder.hosts.keys().collect();
     names.sort();
-    let mut out = Vec::new();
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&(names.len() as u64).to_le_bytes());
-    for name in names {
+    names.into_iter().map(|name| {
         let host = &builder.hosts[name];
-        let mut pages: Vec<u64> = host.pages.iter().copied().collect();
-        pages.sort_unstable();
-        let dropped = pages.len().saturating_sub(MAX_STORED_PAGES);
-        pages.truncate(MAX_STORED_PAGES);
-        let mut prints: Vec<(u64, u32)> = host.counts.iter().map(|(&h, &c)| (h, c)).collect();
-        if prints.len() > MAX_STORED_PRINTS {
-            prints.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-            prints.truncate(MAX_STORED_PRINTS);
+        HostRecord {
+            name: name.clone(),
+            pages: u64::from(host.pages()),
+            bytes: encode_host(name, host),
         }
-        prints.sort_unstable();
-        let untracked = host.untracked.saturating_add(dropped as u32);
-        out.extend_from_slice(&(name.len() as u32).to_le_bytes());
-        out.extend_from_slice(name.as_bytes());
-        out.extend_from_slice(&untracked.to_le_bytes());
-        out.extend_from_slice(&(pages.len() as u32).to_le_bytes());
-        out.extend_from_slice(&(prints.len() as u32).to_le_bytes());
-        for p in pages {
-            out.extend_from_slice(&p.to_le_bytes());
-        }
-        for (h, c) in prints {
+    })
+}
+
+fn encode_host(name: &str, host: &HostAccumulator) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut pages: Vec<u64> = host.pages.iter().copied().collect();
+    pages.sort_unstable();
+    let dropped = pages.len().saturating_sub(MAX_STORED_PAGES);
+    pages.truncate(MAX_STORED_PAGES);
+    let mut prints: Vec<(u64, u32)> = host.counts.iter().map(|(&h, &c)| (h, c)).collect();
+    if prints.len() > MAX_STORED_PRINTS {
+        prints.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        prints.truncate(MAX_STORED_PRINTS);
+    }
+    prints.sort_unstable();
+    let untracked = host.untracked.saturating_add(dropped as u32);
+    out.extend_from_slice(&(name.len() as u32).to_le_bytes());
+    out.extend_from_slice(name.as_bytes());
+    out.extend_from_slice(&untracked.to_le_bytes());
+    out.extend_from_slice(&(pages.len() as u32).to_le_bytes());
+    out.extend_from_slice(&(prints.len() as u32).to_le_bytes());
+    for p in pages {
+        out.extend_from_slice(&p.to_le_bytes());
+    }
+    for (h, c) in prints {
+        out.extend_from_slice(&h.to_le_bytes());
+        out.extend_from_slice(&c.to_le_bytes());
+    }
+    out.extend_from_slice(&(host.samples.len() as u32).to_le_bytes());
+    for (page, sample) in &host.samples {
+        out.extend_from_slice(&page.to_le_bytes());
+        out.extend_from_slice(&(sample.url.len() as u32).to_le_bytes());
+        out.extend_from_slice(sample.url.as_bytes());
+        out.extend_from_slice(&(sample.elements.len() as u32).to_le_bytes());
+        for h in &sample.elements {
             out.extend_from_slice(&h.to_le_bytes());
-            out.extend_from_slice(&c.to_le_bytes());
         }
-        out.extend_from_slice(&(host.samples.len() as u32).to_le_bytes());
-        for (page, sample) in &host.samples {
-            out.extend_from_slice(&page.to_le_bytes());
-            out.extend_from_slice(&(sample.url.len() as u32).to_le_bytes());
-            out.extend_from_slice(sample.url.as_bytes());
-            out.extend_from_slice(&(sample.elements.len() as u32).to_le_bytes());
-            for h in &sample.elements {
-                out.extend_from_slice(&h.to_le_bytes());
+        out.extend_from_slice(&(sample.leaves.len() as u32).to_le_bytes());
+        for (tag, text) in sample.leaves.iter() {
+            for part in [tag, text] {
+                out.extend_from_slice(&(part.len() as u32).to_le_bytes());
+                out.extend_from_slice(part.as_bytes());
             }
-            out.extend_from_slice(&(sample.leaves.len() as u32).to_le_bytes());
-            for (tag, text) in sample.leaves.iter() {
-                for part in [tag, text] {
-                    out.extend_from_slice(&(part.len() as u32).to_le_bytes());
-                    out.extend_from_slice(part.as_bytes());
-                }
-            }
-            let layout = &sample.layout;
-            out.extend_from_slice(&(layout.signature.len() as u32).to_le_bytes());
-            for slot in &layout.signature {
-                out.extend_from_slice(&slot.to_le_bytes());
-            }
-            out.extend_from_slice(&(layout.rules.len() as u32).to_le_bytes());
-            for (rule, score) in &layout.rules {
-                out.extend_from_slice(&(rule.len() as u32).to_le_bytes());
-                out.extend_from_slice(rule.as_bytes());
-                out.extend_from_slice(&score.to_le_bytes());
-            }
+        }
+        let layout = &sample.layout;
+        out.extend_from_slice(&(layout.signature.len() as u32).to_le_bytes());
+        for slot in &layout.signature {
+            out.extend_from_slice(&slot.to_le_bytes());
+        }
+        out.extend_from_slice(&(layout.rules.len() as u32).to_le_bytes());
+        for (rule, score) in &layout.rules {
+            out.extend_from_slice(&(rule.len() as u32).to_le_bytes());
+            out.extend_from_slice(rule.as_bytes());
+            out.extend_from_slice(&score.to_le_bytes());
         }
     }
     out
 }
 
-/// Reads store bytes back into a builder.
-pub fn from_bytes(bytes: &[u8]) -> Result<SiteMemoryBuilder, StoreError> {
-    let Some(rest) = bytes.strip_prefix(MAGIC) else {
-        return Err(match bytes.strip_prefix(MAGIC_STEM) {
-            Some([version, ..]) => StoreError::OtherVersion(*version),
-            _ => StoreError::NotAStore,
-        });
-    };
-    let mut r = Reader { rest };
-    let hosts = r.u64("host count")?;
-    let mut builder = SiteMemoryBuilder::default();
-    for _ in 0..hosts {
-        let name_len = r.u32("host name")? as usize;
-        let name = std::str::from_utf8(r.take(name_len, "host name")?)
-            .map_err(|_| StoreError::BadHostName)?
-            .to_string();
-        let untracked = r.u32("host header")?;
-        let n_pages = r.u32("host header")? as usize;
-        let n_prints = r.u32("host header")? as usize;
-        let page_bytes = r.take(n_pages.saturating_mul(8), "page hashes")?;
-        let pages: HashSet<u64> = page_bytes.chunks_exact(8).map(le_u64).collect();
-        let print_bytes = r.take(n_prints.saturating_mul(12), "fingerprints")?;
-        let counts: HashMap<u64, u32> = print_bytes
-            .chunks_exact(12)
-            .map(|c| (le_u64(&c[..8]), le_u32(&c[8..])))
+/// The builder of the one host `record` holds (exactly one record, nothing after it).
+pub fn read_record(record: &[u8]) -> Result<SiteMemoryBuilder, StoreError> {
+    let mut r = Reader { rest: record };
+    let name_len = r.u32("host name")? as usize;
+    let name = std::str::from_utf8(r.take(name_len, "host name")?)
+        .map_err(|_| StoreError::BadHostName)?
+        .to_string();
+    let untracked = r.u32("host header")?;
+    let n_pages = r.u32("host header")? as usize;
+    let n_prints = r.u32("host header")? as usize;
+    let page_bytes = r.take(n_pages.saturating_mul(8), "page hashes")?;
+    let pages: HashSet<u64> = page_bytes.chunks_exact(8).map(le_u64).collect();
+    let print_bytes = r.take(n_prints.saturating_mul(12), "fingerprints")?;
+    let counts: HashMap<u64, u32> = print_bytes
+        .chunks_exact(12)
+        .map(|c| (le_u64(&c[..8]), le_u32(&c[8..])))
+        .collect();
+    let n_samples = r.u32("reference pages")? as usize;
+    let mut samples = BTreeMap::new();
+    for _ in 0..n_samples {
+        let page = r.u64("reference pages")?;
+        let url_len = r.u32("reference pages")? as usize;
+        let url = String::from_utf8_lossy(r.take(url_len, "reference pages")?).into_owned();
+        let n = r.u32("reference pages")? as usize;
+        let elements = r
+            .take(n.saturating_mul(8), "reference pages")?
+            .chunks_exact(8)
+            .map(le_u64)
             .collect();
-        let n_samples = r.u32("reference pages")? as usize;
-        let mut samples = BTreeMap::new();
-        for _ in 0..n_samples {
-            let page = r.u64("reference pages")?;
-            let url_len = r.u32("reference pages")? as usize;
-            let url = String::from_utf8_lossy(r.take(url_len, "reference pages")?).into_owned();
-            let n = r.u32("reference pages")? as usize;
-            let elements = r
-                .take(n.saturating_mul(8), "reference pages")?
-                .chunks_exact(8)
-                .map(le_u64)
-                .collect();
-            let n_leaves = r.u32("leaves")? as usize;
-            let mut leaves = Vec::with_capacity(n_leaves.min(r.rest.len() / 8));
-            for _ in 0..n_leaves {
-                let tag_len = r.u32("leaves")? as usize;
-                let tag = String::from_utf8_lossy(r.take(tag_len, "leaves")?).into_owned();
-                let text_len = r.u32("leaves")? as usize;
-                let text = String::from_utf8_lossy(r.take(text_len, "leaves")?).into_owned();
-                leaves.push(Leaf { tag, text });
-            }
-            let n_slots = r.u32("layouts")? as usize;
-            let signature = r
-                .take(n_slots.saturating_mul(4), "layouts")?
-                .chunks_exact(4)
-                .map(le_u32)
-                .collect();
-            let n_rules = r.u32("layouts")? as usize;
-            let mut rules = Vec::with_capacity(n_rules.min(r.rest.len() / 8));
-            for _ in 0..n_rules {
-                let len = r.u32("layouts")? as usize;
-                let rule = String::from_utf8_lossy(r.take(len, "layouts")?).into_owned();
-                rules.push((rule, r.u32("layouts")?));
-            }
-            samples.insert(
-                page,
-                PageSample {
-                    url,
-                    elements,
-                    leaves: LeafSet::new(leaves),
-                    layout: SampleLayout { signature, rules },
-                },
-            );
+        let n_leaves = r.u32("leaves")? as usize;
+        let mut leaves = Vec::with_capacity(n_leaves.min(r.rest.len() / 8));
+        for _ in 0..n_leaves {
+            let tag_len = r.u32("leaves")? as usize;
+            let tag = String::from_utf8_lossy(r.take(tag_len, "leaves")?).into_owned();
+            let text_len = r.u32("leaves")? as usize;
+            let text = String::from_utf8_lossy(r.take(text_len, "leaves")?).into_owned();
+            leaves.push(Leaf { tag, text });
         }
-        let acc = HostAccumulator {
-            pages,
-            untracked,
-            counts,
-            samples,
-        };
-        // A name twice (never written so) merges like two stores.
-        let mut one = SiteMemoryBuilder::default();
-        one.hosts.insert(name, acc);
-        builder.merge(one);
+        let n_slots = r.u32("layouts")? as usize;
+        let signature = r
+            .take(n_slots.saturating_mul(4), "layouts")?
+            .chunks_exact(4)
+            .map(le_u32)
+            .collect();
+        let n_rules = r.u32("layouts")? as usize;
+        let mut rules = Vec::with_capacity(n_rules.min(r.rest.len() / 8));
+        for _ in 0..n_rules {
+            let len = r.u32("layouts")? as usize;
+            let rule = String::from_utf8_lossy(r.take(len, "layouts")?).into_owned();
+            rules.push((rule, r.u32("layouts")?));
+        }
+        samples.insert(
+            page,
+            PageSample {
+                url,
+                elements,
+                leaves: LeafSet::new(leaves),
+                layout: SampleLayout { signature, rules },
+            },
+        );
     }
+    let acc = HostAccumulator {
+        pages,
+        untracked,
+        counts,
+        samples,
+    };
+    let mut builder = SiteMemoryBuilder::default();
+    builder.hosts.insert(name, acc);
     if !r.rest.is_empty() {
-        return Err(StoreError::TrailingBytes);
+        return Err(StoreError::TrailingBytes("host record"));
     }
     Ok(builder)
+}
+
+/// The host name a record starts with (without reading the rest).
+pub fn record_name(record: &[u8]) -> Result<&str, StoreError> {
+    let mut r = Reader { rest: record };
+    let len = r.u32("host name")? as usize;
+    std::str::from_utf8(r.take(len, "host name")?).map_err(|_| StoreError::BadHostName)
+}
+
+/// A block's records, as [`BlockWriter`] packs them (uncompressed), in order; an error ends
+/// the iteration. Names are not checked here (see [`check_order`]).
+pub fn block_records(block: &[u8]) -> impl Iterator<Item = Result<&[u8], StoreError>> {
+    let mut r = Reader { rest: block };
+    let mut failed = false;
+    std::iter::from_fn(move || {
+        if failed || r.rest.is_empty() {
+            return None;
+        }
+        let record = r
+            .u64("block")
+            .and_then(|len| r.take(usize::try_from(len).unwrap_or(usize::MAX), "block"));
+        failed = record.is_err();
+        Some(record)
+    })
+}
+
+/// Records, in the order they come, must name strictly ascending hosts: `previous` is the
+/// name before `name` (`None` for the first).
+pub fn check_order(previous: Option<&str>, name: &str) -> Result<(), StoreError> {
+    match previous {
+        Some(p) if p >= name => Err(StoreError::Unsorted),
+        _ => Ok(()),
+    }
+}
+
+/// Packs records into blocks of about [`BLOCK_BYTES`] (uncompressed); the caller compresses
+/// each finished block and writes it, then records where it went with [`Index::push`].
+#[derive(Debug, Default)]
+pub struct BlockWriter {
+    block: Vec<u8>,
+    first: Option<String>,
+}
+
+impl BlockWriter {
+    /// Adds `record` of host `name`; returns the block it completed, if it did (the record
+    /// then starts the next one): (name of its first host, its bytes).
+    pub fn push(&mut self, name: &str, record: &[u8]) -> Option<(String, Vec<u8>)> {
+        let full = (!self.block.is_empty() && self.block.len() + record.len() + 8 > BLOCK_BYTES)
+            .then(|| self.take());
+        if self.first.is_none() {
+            self.first = Some(name.to_string());
+        }
+        self.block
+            .extend_from_slice(&(record.len() as u64).to_le_bytes());
+        self.block.extend_from_slice(record);
+        full.flatten()
+    }
+
+    /// The last block, if it holds any record.
+    pub fn finish(mut self) -> Option<(String, Vec<u8>)> {
+        self.take()
+    }
+
+    fn take(&mut self) -> Option<(String, Vec<u8>)> {
+        let first = self.first.take()?;
+        Some((first, std::mem::take(&mut self.block)))
+    }
+}
+
+/// Where one block is in the file, and its first host.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BlockEntry {
+    pub first: String,
+    pub offset: u64,
+    pub length: u64,
+}
+
+/// The blocks of a store, in order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Index {
+    pub blocks: Vec<BlockEntry>,
+}
+
+impl Index {
+    pub fn push(&mut self, first: String, offset: u64, length: u64) {
+        self.blocks.push(BlockEntry {
+            first,
+            offset,
+            length,
+        });
+    }
+
+    /// The block the host `name` would be in (the last whose first host is not after it).
+    pub fn block_for(&self, name: &str) -> Option<&BlockEntry> {
+        let after = self.blocks.partition_point(|b| b.first.as_str() <= name);
+        after.checked_sub(1).map(|i| &self.blocks[i])
+    }
+
+    /// The index's bytes (uncompressed).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(&(self.blocks.len() as u64).to_le_bytes());
+        for b in &self.blocks {
+            out.extend_from_slice(&b.offset.to_le_bytes());
+            out.extend_from_slice(&b.length.to_le_bytes());
+            out.extend_from_slice(&(b.first.len() as u32).to_le_bytes());
+            out.extend_from_slice(b.first.as_bytes());
+        }
+        out
+    }
+
+    /// Reads index bytes of a file of `file_bytes`: blocks in order, inside the file, first
+    /// hosts ascending.
+    pub fn from_bytes(bytes: &[u8], file_bytes: u64) -> Result<Index, StoreError> {
+        let mut r = Reader { rest: bytes };
+        let n = r.u64("index")?;
+        let mut index = Index::default();
+        let mut end = MAGIC.len() as u64;
+        for _ in 0..n {
+            let offset = r.u64("index")?;
+            let length = r.u64("index")?;
+            let len = r.u32("index")? as usize;
+            let first = std::str::from_utf8(r.take(len, "index")?)
+                .map_err(|_| StoreError::BadHostName)?
+                .to_string();
+            if offset != end || offset.saturating_add(length) > file_bytes {
+                return Err(StoreError::Truncated("index"));
+            }
+            check_order(index.blocks.last().map(|b| b.first.as_str()), &first)?;
+            end = offset + length;
+            index.push(first, offset, length);
+        }
+        if !r.rest.is_empty() {
+            return Err(StoreError::TrailingBytes("index"));
+        }
+        Ok(index)
+    }
+}
+
+/// The end of a store: where its index is, and what the whole store holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Footer {
+    pub index_offset: u64,
+    pub index_length: u64,
+    pub hosts: u64,
+    /// Distinct pages over all hosts.
+    pub pages: u64,
+    /// [`digest`] of the records, for each [`SampleNeeds`] (by [`needs_slot`]).
+    pub digests: [u64; 4],
+}
+
+impl Footer {
+    /// The digest of the store's memory as a method reading `needs` sees it.
+    pub fn digest(&self, needs: SampleNeeds) -> u64 {
+        self.digests[needs_slot(needs)]
+    }
+}
+
+/// Where the digest of `needs` is in [`Footer::digests`].
+pub fn needs_slot(needs: SampleNeeds) -> usize {
+    usize::from(needs.leaves) | usize::from(needs.layout) << 1
+}
+
+impl Footer {
+    pub fn to_bytes(&self) -> [u8; FOOTER_BYTES] {
+        let mut out = [0u8; FOOTER_BYTES];
+        let words = [self.index_offset, self.index_length, self.hosts, self.pages];
+        for (i, v) in words.into_iter().chain(self.digests).enumerate() {
+            out[i * 8..i * 8 + 8].copy_from_slice(&v.to_le_bytes());
+        }
+        out[64..].copy_from_slice(MAGIC);
+        out
+    }
+
+    /// The footer of a store whose first bytes are `head` (at least the magic's length, or
+    /// the whole file when shorter) and last [`FOOTER_BYTES`] are `tail`, of `file_bytes` in
+    /// all.
+    pub fn read(head: &[u8], tail: &[u8], file_bytes: u64) -> Result<Footer, StoreError> {
+        check_magic(head)?;
+        if tail.len() != FOOTER_BYTES || file_bytes < (MAGIC.len() + FOOTER_BYTES) as u64 {
+            return Err(StoreError::Truncated("footer"));
+        }
+        if &tail[64..] != MAGIC {
+            return Err(StoreError::Truncated("footer"));
+        }
+        let word = |i: usize| le_u64(&tail[i * 8..]);
+        let footer = Footer {
+            index_offset: word(0),
+            index_length: word(1),
+            hosts: word(2),
+            pages: word(3),
+            digests: [word(4), word(5), word(6), word(7)],
+        };
+        if footer.index_offset < MAGIC.len() as u64
+            || footer.index_offset.saturating_add(footer.index_length)
+                != file_bytes - FOOTER_BYTES as u64
+        {
+            return Err(StoreError::Truncated("footer"));
+        }
+        Ok(footer)
+    }
+}
+
+/// Whether `head` starts like a store of this format.
+pub fn check_magic(head: &[u8]) -> Result<(), StoreError> {
+    if head.starts_with(MAGIC) {
+        return Ok(());
+    }
+    Err(match head.strip_prefix(MAGIC_STEM) {
+        Some([version, ..]) => StoreError::OtherVersion(*version),
+        _ => StoreError::NotAStore,
+    })
+}
+
+/// A fold of records in name order: a store's [`Footer::digests`], the same for the same
+/// records however they were written (64-bit, not cryptographic: it names content in config
+/// hashes). One fold per [`SampleNeeds`]: each leaves aside the sample parts its needs do not
+/// read.
+#[derive(Debug, Clone, Copy)]
+pub struct Digests([u64; 4]);
+
+impl Default for Digests {
+    fn default() -> Self {
+        Digests([0xcbf2_9ce4_8422_2325; 4])
+    }
+}
+
+/// Which digests a part of a record goes into: every one, those reading leaves, those
+/// reading layouts.
+#[derive(Clone, Copy)]
+enum Part {
+    Common,
+    Leaves,
+    Layout,
+}
+
+impl Digests {
+    /// Folds `record` in (an error when it is not a whole record).
+    pub fn add(&mut self, record: &[u8]) -> Result<(), StoreError> {
+        let mut r = Reader { rest: record };
+        let mut start = record;
+        // The bytes read since `start`, into the digests that read `part`.
+        fn fold<'a>(digests: &mut [u64; 4], start: &mut &'a [u8], rest: &'a [u8], part: Part) {
+            let slice = &start[..start.len() - rest.len()];
+            *start = rest;
+            for (slot, acc) in digests.iter_mut().enumerate() {
+                let wanted = match part {
+                    Part::Common => true,
+                    Part::Leaves => slot & 1 == 1,
+                    Part::Layout => slot & 2 == 2,
+                };
+                if wanted {
+                    mix_slice(acc, slice);
+                }
+            }
+        }
+        let name_len = r.u32("host name")? as usize;
+        r.take(name_len, "host name")?;
+        r.u32("host header")?;
+        let n_pages = r.u32("host header")? as usize;
+        let n_prints = r.u32("host header")? as usize;
+        r.take(n_pages.saturating_mul(8), "page hashes")?;
+        r.take(n_prints.saturating_mul(12), "fingerprints")?;
+        let n_samples = r.u32("reference pages")?;
+        for _ in 0..n_samples {
+            r.u64("reference pages")?;
+            let url_len = r.u32("reference pages")? as usize;
+            r.take(url_len, "reference pages")?;
+            let n = r.u32("reference pages")? as usize;
+            r.take(n.saturating_mul(8), "reference pages")?;
+            fold(&mut self.0, &mut start, r.rest, Part::Common);
+            let n_leaves = r.u32("leaves")?;
+            for _ in 0..n_leaves.saturating_mul(2) {
+                let len = r.u32("leaves")? as usize;
+                r.take(len, "leaves")?;
+            }
+            fold(&mut self.0, &mut start, r.rest, Part::Leaves);
+            let n_slots = r.u32("layouts")? as usize;
+            r.take(n_slots.saturating_mul(4), "layouts")?;
+            let n_rules = r.u32("layouts")?;
+            for _ in 0..n_rules {
+                let len = r.u32("layouts")? as usize;
+                r.take(len, "layouts")?;
+                r.u32("layouts")?;
+            }
+            fold(&mut self.0, &mut start, r.rest, Part::Layout);
+        }
+        fold(&mut self.0, &mut start, r.rest, Part::Common);
+        if !r.rest.is_empty() {
+            return Err(StoreError::TrailingBytes("host record"));
+        }
+        Ok(())
+    }
+
+    pub fn values(&self) -> [u64; 4] {
+        self.0
+    }
+}
+
+fn mix_slice(acc: &mut u64, slice: &[u8]) {
+    let mut mix = |x: u64| {
+        *acc = (*acc ^ x)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .rotate_left(29);
+    };
+    mix(slice.len() as u64);
+    let mut words = slice.chunks_exact(8);
+    for w in &mut words {
+        mix(le_u64(w));
+    }
+    let mut last = [0u8; 8];
+    last[..words.remainder().len()].copy_from_slice(words.remainder());
+    mix(u64::from_le_bytes(last));
+}
+
+/// The digest of `builder`'s records as a method reading `needs` sees them: what a store of
+/// it carries for `needs`, and what a store carries for a builder that kept only `needs`.
+pub fn digest(builder: &SiteMemoryBuilder, needs: SampleNeeds) -> u64 {
+    let mut d = Digests::default();
+    for record in host_records(builder) {
+        d.add(&record.bytes)
+            .expect("a record just written reads back");
+    }
+    d.values()[needs_slot(needs)]
 }
 
 struct Reader<'a> {
@@ -297,51 +646,75 @@ mod tests {
         b
     }
 
+    /// The records of `b` read back, merged: the builder again.
+    fn read_all(records: &[HostRecord]) -> SiteMemoryBuilder {
+        let mut back = SiteMemoryBuilder::default();
+        for r in records {
+            back.merge(read_record(&r.bytes).unwrap());
+        }
+        back
+    }
+
     #[test]
-    fn round_trip_and_same_bytes() {
-        let mut b = builder("a.example", 4);
-        b.merge(builder("b.example", 2));
-        let bytes = to_bytes(&b);
-        let back = from_bytes(&bytes).unwrap();
+    fn records_round_trip_in_name_order_with_one_digest() {
+        let mut b = builder("b.example", 4);
+        b.merge(builder("a.example", 2));
+        let records: Vec<HostRecord> = host_records(&b).collect();
+        let names: Vec<&str> = records.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, ["a.example", "b.example"]);
+        assert_eq!(records[1].pages, 4);
+        assert_eq!(record_name(&records[1].bytes), Ok("b.example"));
+        let back = read_all(&records);
         assert_eq!(back, b);
-        assert_eq!(to_bytes(&back), bytes);
+        assert_eq!(host_records(&back).collect::<Vec<_>>(), records);
+        let all = SampleNeeds::ALL;
+        assert_eq!(digest(&back, all), digest(&b, all));
+        assert_ne!(digest(&back, all), digest(&builder("b.example", 4), all));
+        // A builder that kept only what a method reads has that method's digest.
+        for needs in [
+            SampleNeeds::of("reverse"),
+            SampleNeeds::of("template"),
+            SampleNeeds::of("cluster"),
+        ] {
+            let mut kept = b.clone();
+            kept.keep_only(needs);
+            assert_eq!(digest(&kept, needs), digest(&b, needs));
+            if needs != all {
+                assert_ne!(digest(&kept, all), digest(&b, all));
+            }
+        }
+        assert_ne!(
+            digest(&b, SampleNeeds::of("template")),
+            digest(&b, SampleNeeds::of("cluster"))
+        );
         assert_eq!(
-            back.finish(3).digest(),
-            from_bytes(&bytes).unwrap().finish(3).digest()
+            back.finish(3).context(Some("b.example")).pages_holding(7),
+            4
         );
     }
 
     #[test]
-    fn stores_merge_like_builders() {
+    fn records_merge_like_builders() {
         // Two shards of one host: each alone has too few pages, together they have enough.
         let mut left = SiteMemoryBuilder::default();
         let mut right = SiteMemoryBuilder::default();
         let all = builder("a.example", 4);
-        for (i, p) in [1000u64, 1001, 1002, 1003].iter().enumerate() {
+        for p in 0..4u64 {
+            let one = builder("a.example", 4);
+            let acc = &one.hosts["a.example"];
+            let sample = acc.samples[&(1000 + p)].clone();
             let prints = PagePrints {
                 host: "a.example".into(),
-                url: format!("https://a.example/{i}"),
-                page: *p,
-                elements: vec![7, 8, 100 + i as u64],
-                leaves: LeafSet::new(vec![
-                    Leaf {
-                        tag: "a".into(),
-                        text: "Home".into(),
-                    },
-                    Leaf {
-                        tag: "p".into(),
-                        text: format!("Page {i} of the site"),
-                    },
-                ]),
-                layout: SampleLayout {
-                    signature: vec![1, 2, 3 + i as u32],
-                    rules: vec![("div.story".into(), 900_000), ("#nav".into(), 0)],
-                },
+                url: sample.url,
+                page: 1000 + p,
+                elements: sample.elements,
+                leaves: sample.leaves,
+                layout: sample.layout,
             };
-            if i % 2 == 0 { &mut left } else { &mut right }.add(prints);
+            if p % 2 == 0 { &mut left } else { &mut right }.add(prints);
         }
-        let mut merged = from_bytes(&to_bytes(&left)).unwrap();
-        merged.merge(from_bytes(&to_bytes(&right)).unwrap());
+        let mut merged = read_all(&host_records(&left).collect::<Vec<_>>());
+        merged.merge(read_all(&host_records(&right).collect::<Vec<_>>()));
         assert_eq!(merged, all);
         let memory = merged.finish(3);
         let site = memory.context(Some("a.example"));
@@ -350,42 +723,123 @@ mod tests {
     }
 
     #[test]
-    fn any_damage_is_an_error_never_a_panic() {
-        let bytes = to_bytes(&builder("a.example", 5));
-        for cut in 0..bytes.len() {
-            assert!(from_bytes(&bytes[..cut]).is_err(), "cut at {cut}");
+    fn blocks_index_and_footer_round_trip() {
+        let mut b = SiteMemoryBuilder::default();
+        for h in 0..40 {
+            b.merge(builder(&format!("host{h:02}.example"), 30));
         }
-        let mut longer = bytes.clone();
-        longer.push(0);
-        assert_eq!(from_bytes(&longer), Err(StoreError::TrailingBytes));
-        // Lengths that claim more than the bytes hold.
-        let mut huge = bytes.clone();
-        huge[8..16].copy_from_slice(&u64::MAX.to_le_bytes());
-        assert!(from_bytes(&huge).is_err());
-        let mut flipped = bytes;
-        for i in 16..flipped.len() {
-            flipped[i] ^= 0xff;
-            let _ = from_bytes(&flipped);
-            flipped[i] ^= 0xff;
+        let mut blocks = BlockWriter::default();
+        let mut packed: Vec<(String, Vec<u8>)> = Vec::new();
+        for r in host_records(&b) {
+            packed.extend(blocks.push(&r.name, &r.bytes));
         }
-        assert_eq!(from_bytes(b"PNG"), Err(StoreError::NotAStore));
-        // A store of the previous format says so.
-        let mut old = bytes_of_version(b'2');
-        assert_eq!(from_bytes(&old), Err(StoreError::OtherVersion(b'2')));
-        assert!(
-            from_bytes(&old)
-                .unwrap_err()
-                .to_string()
-                .contains("OWSITES2 is not the one this outward reads (OWSITES4)")
-        );
-        old.truncate(7);
-        assert_eq!(from_bytes(&old), Err(StoreError::NotAStore));
+        packed.extend(blocks.finish());
+        assert!(packed.len() >= 3, "{} blocks", packed.len());
+        // Stand-in for compression: blocks stored as they are.
+        let mut file = MAGIC.to_vec();
+        let mut index = Index::default();
+        let mut names = Vec::new();
+        for (first, block) in &packed {
+            assert!(block.len() <= BLOCK_BYTES || block_records(block).count() == 1);
+            index.push(first.clone(), file.len() as u64, block.len() as u64);
+            file.extend_from_slice(block);
+            for record in block_records(block) {
+                let name = record_name(record.unwrap()).unwrap().to_string();
+                check_order(names.last().map(String::as_str), &name).unwrap();
+                names.push(name);
+            }
+        }
+        assert_eq!(names.len(), 40);
+        let index_bytes = index.to_bytes();
+        let footer = Footer {
+            index_offset: file.len() as u64,
+            index_length: index_bytes.len() as u64,
+            hosts: 40,
+            pages: 1200,
+            digests: [1, 2, 3, digest(&b, SampleNeeds::ALL)],
+        };
+        file.extend_from_slice(&index_bytes);
+        file.extend_from_slice(&footer.to_bytes());
+        let n = file.len() as u64;
+        let read = Footer::read(&file[..8], &file[file.len() - FOOTER_BYTES..], n).unwrap();
+        assert_eq!(read, footer);
+        let at = read.index_offset as usize;
+        let back = Index::from_bytes(&file[at..at + read.index_length as usize], n).unwrap();
+        assert_eq!(back, index);
+        // Every host is found in the block the index names; a name before the first host, or
+        // between two, is in no record of its block.
+        for name in &names {
+            let entry = back.block_for(name).unwrap();
+            let block = &file[entry.offset as usize..(entry.offset + entry.length) as usize];
+            assert!(block_records(block).any(|r| record_name(r.unwrap()) == Ok(name.as_str())));
+        }
+        assert!(back.block_for("a.example").is_none());
+        let entry = back.block_for("host05.example.org").unwrap();
+        let block = &file[entry.offset as usize..(entry.offset + entry.length) as usize];
+        assert!(block_records(block).all(|r| record_name(r.unwrap()) != Ok("host05.example.org")));
     }
 
-    fn bytes_of_version(v: u8) -> Vec<u8> {
-        let mut bytes = to_bytes(&builder("a.example", 3));
-        bytes[7] = v;
-        bytes
+    #[test]
+    fn any_damage_is_an_error_never_a_panic() {
+        let record = host_records(&builder("a.example", 5)).next().unwrap().bytes;
+        for cut in 0..record.len() {
+            assert!(read_record(&record[..cut]).is_err(), "cut at {cut}");
+        }
+        let mut longer = record.clone();
+        longer.push(0);
+        assert_eq!(
+            read_record(&longer),
+            Err(StoreError::TrailingBytes("host record"))
+        );
+        let mut flipped = record.clone();
+        for i in 0..flipped.len() {
+            flipped[i] ^= 0xff;
+            let _ = read_record(&flipped);
+            let _ = record_name(&flipped);
+            let _ = block_records(&flipped).count();
+            let _ = Index::from_bytes(&flipped, u64::MAX);
+            let _ = Digests::default().add(&flipped);
+            flipped[i] ^= 0xff;
+        }
+        // A block whose record claims more bytes than there are.
+        let mut block = (u64::MAX).to_le_bytes().to_vec();
+        block.extend_from_slice(&record);
+        let mut records = block_records(&block);
+        assert_eq!(records.next(), Some(Err(StoreError::Truncated("block"))));
+        assert_eq!(records.next(), None);
+        // Index entries must tile the file in order.
+        let mut index = Index::default();
+        index.push("b".into(), 8, 10);
+        index.push("a".into(), 18, 10);
+        assert_eq!(
+            Index::from_bytes(&index.to_bytes(), 100),
+            Err(StoreError::Unsorted)
+        );
+        assert!(Index::from_bytes(&index.to_bytes(), 20).is_err());
+        // Headers.
+        assert_eq!(check_magic(b"PNG"), Err(StoreError::NotAStore));
+        assert_eq!(
+            check_magic(b"OWSITES4xxxx"),
+            Err(StoreError::OtherVersion(b'4'))
+        );
+        assert!(
+            StoreError::OtherVersion(b'4')
+                .to_string()
+                .contains("OWSITES4 is not the one this outward reads (OWSITES5)")
+        );
+        let footer = Footer {
+            index_offset: 8,
+            index_length: 8,
+            hosts: 0,
+            pages: 0,
+            digests: [0; 4],
+        }
+        .to_bytes();
+        let n = (FOOTER_BYTES + 16) as u64;
+        assert!(Footer::read(MAGIC, &footer, n).is_ok());
+        assert!(Footer::read(MAGIC, &footer, n + 1).is_err());
+        assert!(Footer::read(MAGIC, &footer[1..], n - 1).is_err());
+        assert!(Footer::read(b"OWSITES4", &footer, n).is_err());
     }
 
     /// Found by the `site_store` fuzz target: a store naming one host twice, its counts near
@@ -399,16 +853,14 @@ mod tests {
             .unwrap()
             .counts
             .insert(7, u32::MAX);
-        let one = to_bytes(&b);
-        // The same host twice in one store (never written so, but any bytes may come).
-        let host_part = &one[16..];
-        let mut twice = MAGIC.to_vec();
-        twice.extend_from_slice(&2u64.to_le_bytes());
-        twice.extend_from_slice(host_part);
-        twice.extend_from_slice(host_part);
-        let merged = from_bytes(&twice).unwrap();
+        let record = host_records(&b).next().unwrap().bytes;
+        // The same host twice (two stores, or a damaged one).
+        let mut merged = read_record(&record).unwrap();
+        merged.merge(read_record(&record).unwrap());
         let host = &merged.hosts["a.example"];
-        assert_eq!(host.counts[&7], u32::MAX);
+        // The sum saturates; the three sample pages both sides counted are then taken off
+        // once each.
+        assert_eq!(host.counts[&7], u32::MAX - 3);
         assert_eq!(host.pages(), u32::MAX);
     }
 
@@ -426,7 +878,9 @@ mod tests {
                 layout: SampleLayout::default(),
             });
         }
-        let back = from_bytes(&to_bytes(&b)).unwrap();
+        let record = host_records(&b).next().unwrap();
+        assert_eq!(record.pages, pages);
+        let back = read_record(&record.bytes).unwrap();
         let host = &back.hosts["big.example"];
         assert_eq!(host.pages.len(), MAX_STORED_PAGES);
         assert_eq!(host.pages() as u64, pages);
