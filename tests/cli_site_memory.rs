@@ -398,13 +398,13 @@ fn a_small_memory_budget_spills_and_changes_no_byte() {
     let d = dir.path();
     let many = write_many_hosts_warc(d);
     let build = |out: &Path, extra: &[&str]| {
-        let result = Command::new(env!("CARGO_BIN_EXE_outward"))
-            .args(["sites", "build", "-o"])
-            .arg(out)
-            .args(extra)
-            .arg(&many)
-            .output()
-            .unwrap();
+        let args: Vec<&std::ffi::OsStr> = ["sites", "build"]
+            .iter()
+            .chain(extra)
+            .map(|a| a.as_ref())
+            .chain(["-o".as_ref(), out.as_os_str(), many.as_os_str()])
+            .collect();
+        let result = outward(&args);
         assert!(result.status.success());
         String::from_utf8_lossy(&result.stderr).into_owned()
     };
@@ -457,4 +457,117 @@ fn a_small_memory_budget_spills_and_changes_no_byte() {
         .collect();
     left.sort();
     assert_eq!(left, [".manifest.lock", "manifest.jsonl", "many.jsonl.zst"]);
+}
+
+/// `sites build --for reverse` keeps no leaf texts or layouts: a smaller store that runs
+/// `reverse` exactly like a whole one (same bytes, same config hash), that a method reading
+/// more refuses, and that a merge with a whole store makes the merge keep less.
+#[test]
+fn a_store_built_for_one_method_runs_it_and_refuses_the_others() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let a = write_warc(d, "a.warc.gz", 1);
+    let b = write_warc(d, "b.warc.gz", 2);
+    let sites = |args: &[&std::ffi::OsStr]| {
+        let out = outward(&[&["sites".as_ref()], args].concat());
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let whole = d.join("whole.store");
+    let lean = d.join("lean.store");
+    sites(&[
+        "build".as_ref(),
+        "-o".as_ref(),
+        whole.as_os_str(),
+        a.as_os_str(),
+        b.as_os_str(),
+    ]);
+    sites(&[
+        "build".as_ref(),
+        "--for".as_ref(),
+        "reverse".as_ref(),
+        "-o".as_ref(),
+        lean.as_os_str(),
+        a.as_os_str(),
+        b.as_os_str(),
+    ]);
+    let size = |p: &Path| std::fs::metadata(p).unwrap().len();
+    assert!(
+        size(&lean) < size(&whole),
+        "{} {}",
+        size(&lean),
+        size(&whole)
+    );
+    assert!(
+        sites(&["info".as_ref(), lean.as_os_str()]).contains("keeps leaf texts: no, layouts: no")
+    );
+    assert!(
+        sites(&["info".as_ref(), whole.as_os_str()])
+            .contains("keeps leaf texts: yes, layouts: yes")
+    );
+    let (with_whole, with_lean) = (d.join("with_whole"), d.join("with_lean"));
+    run(
+        &with_whole,
+        &["--sites", whole.to_str().unwrap()],
+        &[&a, &b],
+    );
+    run(&with_lean, &["--sites", lean.to_str().unwrap()], &[&a, &b]);
+    for name in ["a.jsonl.zst", "b.jsonl.zst"] {
+        assert_eq!(shard(&with_whole.join(name)), shard(&with_lean.join(name)));
+    }
+    assert_eq!(config_hashes(&with_whole), config_hashes(&with_lean));
+    // `template` reads the leaf texts the lean store does not keep.
+    let refused_dir = d.join("refused");
+    let refused = outward(&[
+        "run".as_ref(),
+        "--method".as_ref(),
+        "template".as_ref(),
+        "--sites".as_ref(),
+        lean.as_os_str(),
+        "-o".as_ref(),
+        refused_dir.as_os_str(),
+        a.as_os_str(),
+    ]);
+    assert_eq!(refused.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        err.contains("keeps no leaf texts, which --method template reads"),
+        "{err}"
+    );
+    // A nightly update of a lean store fingerprints only what it keeps, and leaves it the
+    // lean build of both days.
+    let nightly = d.join("nightly.store");
+    sites(&[
+        "build".as_ref(),
+        "--for".as_ref(),
+        "reverse".as_ref(),
+        "-o".as_ref(),
+        nightly.as_os_str(),
+        a.as_os_str(),
+    ]);
+    run(
+        &d.join("nightly_run"),
+        &["--sites", nightly.to_str().unwrap(), "--sites-update"],
+        &[&b],
+    );
+    assert_eq!(
+        std::fs::read(&nightly).unwrap(),
+        std::fs::read(&lean).unwrap()
+    );
+    // A merge keeps what both keep.
+    let merged = d.join("merged.store");
+    sites(&[
+        "merge".as_ref(),
+        "-o".as_ref(),
+        merged.as_os_str(),
+        whole.as_os_str(),
+        lean.as_os_str(),
+    ]);
+    assert!(
+        sites(&["info".as_ref(), merged.as_os_str()]).contains("keeps leaf texts: no, layouts: no")
+    );
 }

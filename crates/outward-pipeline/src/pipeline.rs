@@ -18,9 +18,7 @@ use crate::input::{input_source, is_remote, open_input};
 use crate::sites::{Gathered, SpillingBuilder, StoreContexts, StoreReader};
 use outward_core::html::clean::Cleaned;
 use outward_core::methods::{self, UnknownMethod};
-use outward_core::site::{
-    DEFAULT_MIN_PAGES, PagePrints, SampleNeeds, page_prints, page_prints_with,
-};
+use outward_core::site::{DEFAULT_MIN_PAGES, PagePrints, SampleNeeds, page_prints_with};
 use outward_core::text::page_title::h1_text;
 use outward_core::{ExtractOptions, Extractor, Format, Page, PageMeta, SiteContext, SiteContexts};
 use outward_output::atomic::{remove_stale_temp_files, sha256_hex};
@@ -701,12 +699,12 @@ pub fn process_page(
         decode_options,
         format,
         filters,
-        false,
+        None,
     );
     (outcome, html_bytes)
 }
 
-/// [`process_page`], also giving the page's site fingerprints when `learn` (for
+/// [`process_page`], also giving the page's site fingerprints with what `learn` asks for (for
 /// `--sites-update`; `None` for a page without a host or one that does not decode).
 #[allow(clippy::too_many_arguments)]
 pub fn process_page_learning(
@@ -717,7 +715,7 @@ pub fn process_page_learning(
     decode_options: &DecodeOptions,
     format: Format,
     filters: &DocFilters,
-    learn: bool,
+    learn: Option<SampleNeeds>,
 ) -> (PageOutcome, u64, Option<PagePrints>) {
     let skip = |page: &RawPage, reason, detail: String| Skip {
         reason,
@@ -755,7 +753,7 @@ pub fn process_page_learning(
         if let Some(why) = filters.over_work(&extraction.stats) {
             return Err(why);
         }
-        let prints = if learn { page_prints(&analysed) } else { None };
+        let prints = learn.and_then(|needs| page_prints_with(&analysed, needs));
         if extraction.blocks.is_empty() {
             return Ok((extraction, site_pages, PageMeta::default(), prints));
         }
@@ -1070,7 +1068,7 @@ fn stream_input(
             &decode_options,
             format,
             filters,
-            site_updates.is_some(),
+            site_updates.map(|(_, needs)| needs),
         )
     };
     // A sink that fails (a full disk, a Python iterator let go) stops the reading.
@@ -1083,7 +1081,7 @@ fn stream_input(
                 payload_bytes,
             } => {
                 // Order-free: what the store learns does not depend on completion order.
-                if let (Some(updates), Some(prints)) = (site_updates, prints) {
+                if let (Some((updates, _)), Some(prints)) = (site_updates, prints) {
                     updates
                         .lock()
                         .unwrap_or_else(|e| e.into_inner())
@@ -1332,12 +1330,15 @@ pub fn run(
         SiteSource::Store(path) if config.sites_update => Some(path),
         _ => None,
     };
+    // The pages a run adds to a store carry what the store keeps.
+    let kept = memory.as_ref().map_or(SampleNeeds::ALL, |m| m.kept);
     let site_updates = Mutex::new(SpillingBuilder::new(
         config.site_memory_bytes,
         &config.output,
+        kept,
     ));
     if update_store.is_some() {
-        stages.site_updates = Some(&site_updates);
+        stages.site_updates = Some((&site_updates, kept));
     }
     let shared = RunShared {
         stages,
@@ -1406,7 +1407,8 @@ struct Stages<'a> {
     /// What repeats across each host's pages, when the run learned it.
     site: Option<&'a dyn SiteContexts>,
     /// What this run's pages add to the site store (`--sites-update`).
-    site_updates: Option<&'a Mutex<SpillingBuilder>>,
+    /// and what of the sample pages they carry (what the store keeps).
+    site_updates: Option<(&'a Mutex<SpillingBuilder>, SampleNeeds)>,
     pool: &'a rayon::ThreadPool,
     budget: &'a Budget,
     progress: &'a Progress,
@@ -1532,6 +1534,8 @@ fn run_input(input: &Path, shared: &RunShared) -> InputOutcome {
 struct RunSites {
     source: SitesHeld,
     digest: u64,
+    /// What of the sample pages the memory keeps.
+    kept: SampleNeeds,
 }
 
 enum SitesHeld {
@@ -1603,6 +1607,7 @@ fn site_memory(
                     return Ok(Some(RunSites {
                         source: SitesHeld::Memory(memory),
                         digest,
+                        kept: needs,
                     }));
                 }
                 Gathered::Store { dir, path } => {
@@ -1615,6 +1620,24 @@ fn site_memory(
         SiteSource::Store(path) => {
             let reader =
                 StoreReader::open(path).map_err(|e| SetupError::SiteStore(path.clone(), e))?;
+            let kept = reader.footer().kept;
+            if !kept.covers(needs) {
+                let missing = if needs.leaves && !kept.leaves {
+                    "leaf texts"
+                } else {
+                    "page layouts"
+                };
+                return Err(SetupError::SiteStore(
+                    path.clone(),
+                    io::Error::new(
+                        io::ErrorKind::InvalidInput,
+                        format!(
+                            "the store keeps no {missing}, which --method {} reads: build it with `sites build --for {}` or without --for",
+                            config.method, config.method
+                        ),
+                    ),
+                ));
+            }
             store_contexts(reader, None)
         }
     };
@@ -1629,6 +1652,7 @@ fn site_memory(
     Ok(Some(RunSites {
         source: SitesHeld::Store(Box::new(sites)),
         digest: footer.digest(needs),
+        kept: footer.kept,
     }))
 }
 
@@ -1659,7 +1683,7 @@ fn gather_sites(
         .ok()
         .flatten()
     };
-    let mut builder = SpillingBuilder::new(stages.config.site_memory_bytes, spill_near);
+    let mut builder = SpillingBuilder::new(stages.config.site_memory_bytes, spill_near, needs);
     for input in inputs {
         let Ok(source) = input_source(input, &stages.config.remote) else {
             continue;
@@ -1686,11 +1710,12 @@ fn gather_sites(
     Ok(builder)
 }
 
-/// `outward sites build`: the site memory of `inputs` (pass 1 alone), for a store; spills
-/// into `spill_near` past `config.site_memory_bytes`.
+/// `outward sites build`: the site memory of `inputs` (pass 1 alone), for a store keeping
+/// `kept` of its sample pages; spills into `spill_near` past `config.site_memory_bytes`.
 pub fn build_sites(
     inputs: &[PathBuf],
     config: &RunConfig,
+    kept: SampleNeeds,
     spill_near: &Path,
     progress: &Progress,
     reporter: &dyn Reporter,
@@ -1708,7 +1733,7 @@ pub fn build_sites(
         progress,
         reporter,
     };
-    gather_sites(inputs, &stages, SampleNeeds::ALL, spill_near)
+    gather_sites(inputs, &stages, kept, spill_near)
         .map_err(|e| SetupError::SiteStore(spill_near.to_path_buf(), e))
 }
 

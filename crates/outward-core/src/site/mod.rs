@@ -109,6 +109,19 @@ impl SampleNeeds {
             layout: method == "cluster",
         }
     }
+
+    /// Whether what `self` keeps is enough for a method reading `needs`.
+    pub fn covers(self, needs: SampleNeeds) -> bool {
+        (self.leaves || !needs.leaves) && (self.layout || !needs.layout)
+    }
+
+    /// What both keep.
+    pub fn both(self, other: SampleNeeds) -> SampleNeeds {
+        SampleNeeds {
+            leaves: self.leaves && other.leaves,
+            layout: self.layout && other.layout,
+        }
+    }
 }
 
 /// [`page_prints`], with only what `needs` asks for.

@@ -11,7 +11,8 @@
 //!                                                          blocks too; about BLOCK_BYTES each
 //! index  = compressed ( u64 blocks, per block: u64 offset, u64 compressed length,
 //!                                              u32 length, name of its first host )
-//! footer = u64 index offset, u64 index length, u64 hosts, u64 pages, 4 × u64 digests, MAGIC
+//! footer = u64 index offset, u64 index length, u64 hosts, u64 pages, 4 × u64 digests,
+//!          u64 kept (bit 0: leaf texts, bit 1: layouts; see `SampleNeeds`), MAGIC
 //! record = u32 name length, name (UTF-8), u32 untracked pages,
 //!          u32 page hashes, u32 fingerprints,
 //!          page hashes × u64, fingerprints × (u64 hash, u32 pages holding it),
@@ -58,7 +59,7 @@ const MAGIC_STEM: &[u8; 7] = b"OWSITES";
 /// larger record is a block alone). A lookup decompresses one block.
 pub const BLOCK_BYTES: usize = 64 << 10;
 /// Bytes of the footer.
-pub const FOOTER_BYTES: usize = 8 * 8 + MAGIC.len();
+pub const FOOTER_BYTES: usize = 9 * 8 + MAGIC.len();
 /// Page hashes kept per host.
 pub const MAX_STORED_PAGES: usize = 1 << 16;
 /// Fingerprints kept per host.
@@ -401,6 +402,9 @@ pub struct Footer {
     pub pages: u64,
     /// [`digest`] of the records, for each [`SampleNeeds`] (by [`needs_slot`]).
     pub digests: [u64; 4],
+    /// What of the sample pages the records keep (`sites build --for METHOD` keeps what
+    /// that method reads; a method reading more cannot use the store).
+    pub kept: SampleNeeds,
 }
 
 impl Footer {
@@ -419,10 +423,16 @@ impl Footer {
     pub fn to_bytes(&self) -> [u8; FOOTER_BYTES] {
         let mut out = [0u8; FOOTER_BYTES];
         let words = [self.index_offset, self.index_length, self.hosts, self.pages];
-        for (i, v) in words.into_iter().chain(self.digests).enumerate() {
+        let kept = needs_slot(self.kept) as u64;
+        for (i, v) in words
+            .into_iter()
+            .chain(self.digests)
+            .chain([kept])
+            .enumerate()
+        {
             out[i * 8..i * 8 + 8].copy_from_slice(&v.to_le_bytes());
         }
-        out[64..].copy_from_slice(MAGIC);
+        out[72..].copy_from_slice(MAGIC);
         out
     }
 
@@ -434,16 +444,20 @@ impl Footer {
         if tail.len() != FOOTER_BYTES || file_bytes < (MAGIC.len() + FOOTER_BYTES) as u64 {
             return Err(StoreError::Truncated("footer"));
         }
-        if &tail[64..] != MAGIC {
+        if &tail[72..] != MAGIC || word_at(tail, 8) > 3 {
             return Err(StoreError::Truncated("footer"));
         }
-        let word = |i: usize| le_u64(&tail[i * 8..]);
+        let word = |i: usize| word_at(tail, i);
         let footer = Footer {
             index_offset: word(0),
             index_length: word(1),
             hosts: word(2),
             pages: word(3),
             digests: [word(4), word(5), word(6), word(7)],
+            kept: SampleNeeds {
+                leaves: word(8) & 1 == 1,
+                layout: word(8) & 2 == 2,
+            },
         };
         if footer.index_offset < MAGIC.len() as u64
             || footer.index_offset.saturating_add(footer.index_length)
@@ -599,6 +613,11 @@ impl<'a> Reader<'a> {
     fn u64(&mut self, part: &'static str) -> Result<u64, StoreError> {
         self.take(8, part).map(le_u64)
     }
+}
+
+/// The `i`th little-endian u64 of `bytes` (which hold it).
+fn word_at(bytes: &[u8], i: usize) -> u64 {
+    le_u64(&bytes[i * 8..])
 }
 
 fn le_u64(b: &[u8]) -> u64 {
@@ -757,6 +776,7 @@ mod tests {
             hosts: 40,
             pages: 1200,
             digests: [1, 2, 3, digest(&b, SampleNeeds::ALL)],
+            kept: SampleNeeds::of("template"),
         };
         file.extend_from_slice(&index_bytes);
         file.extend_from_slice(&footer.to_bytes());
@@ -833,6 +853,7 @@ mod tests {
             hosts: 0,
             pages: 0,
             digests: [0; 4],
+            kept: SampleNeeds::ALL,
         }
         .to_bytes();
         let n = (FOOTER_BYTES + 16) as u64;
