@@ -111,7 +111,7 @@ def process_warc(
     ``threads`` (0: every core), ``zstd_level``, ``max_record_bytes``, ``max_nodes``,
     ``max_depth``, ``max_work``, ``max_comparisons``, ``min_chars``, ``lang`` (``"en,de"`` or a list), ``force``, ``retries``,
     ``similarity``, ``model``, ``site_memory``, ``sites``, ``sites_update``,
-    ``site_min_pages``.
+    ``site_min_pages``, ``site_memory_mib`` (what site memory may hold, as ``--site-memory-mib``).
 
     Returns ``input``, ``status`` (``complete``, ``partial`` or ``unchanged``), ``output``
     (the shard's path), ``counts``, ``nodes_fraction_median``/``_p90``, ``manifest`` (the

@@ -159,6 +159,7 @@ const RUN_OPTIONS: &[&str] = &[
     "sites",
     "sites_update",
     "site_min_pages",
+    "site_memory_mib",
 ];
 
 /// A run's settings from keyword options (unknown names are a `TypeError`, as Python's own
@@ -271,6 +272,13 @@ fn run_config(
             return Err(PyValueError::new_err("site_min_pages must be at least 2"));
         }
         config.site_min_pages = n;
+    }
+    if let Some(mib) = get::<u64>(options, "site_memory_mib")? {
+        if mib == 0 {
+            return Err(PyValueError::new_err("site_memory_mib must be at least 1"));
+        }
+        config.site_memory_bytes =
+            usize::try_from(mib.saturating_mul(1 << 20)).unwrap_or(usize::MAX);
     }
     Ok(config)
 }

@@ -118,3 +118,20 @@ def test_urls_are_read_like_files(http_dir, tmp_path):
     assert local["counts"] == remote["counts"]
     with pytest.raises(OSError, match="HTTP 404"):
         outward.process_warc(f"{base}/missing.warc.gz", tmp_path / "remote", retries=0)
+
+
+@pytest.mark.skipif(not DEV, reason="../shared/data/dev is absent")
+def test_site_memory_under_a_small_budget_writes_the_bytes_of_outward_run(outward_bin, tmp_path):
+    warc = next(p for p in DEV if p.name.startswith("dragnet"))
+    cli_dir, py_dir = tmp_path / "cli", tmp_path / "py"
+    cli = run_cli(outward_bin, "run", "--site-memory", "-o", str(cli_dir), str(warc))
+    assert cli.returncode == 0, cli.stderr
+    # 1 MiB is less than dragnet's site memory: the first read spills and merges its runs.
+    summary = outward.process_warc(warc, py_dir, site_memory=True, site_memory_mib=1)
+    assert summary["status"] == "complete"
+    name = "dragnet.jsonl.zst"
+    assert (py_dir / name).read_bytes() == (cli_dir / name).read_bytes()
+    assert summary["manifest"]["config_hash"] in (cli_dir / "manifest.jsonl").read_text()
+    assert sorted(p.name for p in py_dir.iterdir()) == [".manifest.lock", name, "manifest.jsonl"]
+    with pytest.raises(ValueError, match="site_memory_mib"):
+        outward.process_warc(warc, tmp_path / "zero", site_memory=True, site_memory_mib=0)
