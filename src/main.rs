@@ -73,7 +73,7 @@ struct SitesBuildArgs {
     #[arg(long)]
     threads: Option<usize>,
     /// Keep only what this method reads of the sample pages (`reverse` and `layout`: no leaf
-    /// texts or layouts; over the dev sets a store 2.3x smaller, and fingerprinting a page
+    /// texts or layouts; over the dev sets a store 2.4x smaller, and fingerprinting a page
     /// for `--sites-update` 7x cheaper); a run of a method reading more refuses the store.
     /// Default: keep everything.
     #[arg(long = "for", value_name = "METHOD", value_parser = method_parser())]

@@ -56,8 +56,10 @@ pub const MAGIC: &[u8; 8] = b"OWSITES5";
 /// What every store format starts with; the last byte is its version.
 const MAGIC_STEM: &[u8; 7] = b"OWSITES";
 /// Bytes of records a block holds before the next record starts a new block (a single
-/// larger record is a block alone). A lookup decompresses one block.
-pub const BLOCK_BYTES: usize = 64 << 10;
+/// larger record is a block alone). A lookup decompresses one block: 16 KiB costs a run
+/// over 3,000 single-site hosts 20% fewer instructions for site memory than 64 KiB, for
+/// stores 0.5% larger on the dev sets.
+pub const BLOCK_BYTES: usize = 16 << 10;
 /// Bytes of the footer.
 pub const FOOTER_BYTES: usize = 9 * 8 + MAGIC.len();
 /// Page hashes kept per host.
