@@ -11,11 +11,16 @@
 //!   stores into one in name order (an external merge sort: `sites build`, `sites merge`,
 //!   `--sites-update`, and `--site-memory` over more hosts than fit).
 //!
+//! A store keeps what a method reads of the sample pages (`sites build --for METHOD`, in its
+//! footer); a run whose method reads more refuses it, a merge keeps what all inputs keep.
+//!
 //! Invariants: reading never panics on a damaged file (an error naming the part); the same
 //! records always give the same file bytes (zstd level, block size and layout fixed); a
 //! host's context is the same whether its memory came from a builder in memory, a store, or
-//! runs spilled and merged (as with merged shards, a page held under two URLs counts once
-//! per run that saw it, capped at the host's distinct pages).
+//! runs spilled and merged. (As with merged shards, a page two runs both saw counts once
+//! when either kept it as a sample, which every page of a host of at most 32 pages is; a
+//! page of a larger host outside the samples counts once per run, capped at the host's
+//! distinct pages.)
 
 use outward_core::SiteMemoryBuilder;
 use outward_core::site::store::{
