@@ -285,7 +285,7 @@ impl MethodArgs {
         };
         config.sites_update = self.sites_update;
         config.site_min_pages = self.site_min_pages;
-        config.site_memory_bytes = mib_bytes(self.site_memory_mib);
+        config.site_memory_bytes = outward::sites::mib_bytes(self.site_memory_mib);
         Ok(config)
     }
 
@@ -804,10 +804,6 @@ fn sites(command: SitesCommand) -> ExitCode {
     }
 }
 
-fn mib_bytes(mib: u64) -> usize {
-    usize::try_from(mib.saturating_mul(1 << 20)).unwrap_or(usize::MAX)
-}
-
 fn sites_build(args: SitesBuildArgs) -> ExitCode {
     let inputs = match args.inputs.resolve() {
         Ok(i) => i,
@@ -817,7 +813,7 @@ fn sites_build(args: SitesBuildArgs) -> ExitCode {
     if let Some(t) = args.threads.filter(|&t| t > 0) {
         config.threads = t;
     }
-    config.site_memory_bytes = mib_bytes(args.site_memory_mib);
+    config.site_memory_bytes = outward::sites::mib_bytes(args.site_memory_mib);
     let progress = std::sync::Arc::new(Progress::default());
     let start = Instant::now();
     let cpu_start = cpu_seconds();
@@ -882,8 +878,11 @@ fn sites_merge(args: SitesMergeArgs) -> ExitCode {
             }
         }
     }
-    let inputs: Vec<&outward::sites::StoreReader> = stores.iter().collect();
-    match outward::sites::merge_into(&inputs, &args.output) {
+    let inputs = stores
+        .iter()
+        .map(outward::sites::StoreReader::source)
+        .collect();
+    match outward::sites::merge_into(inputs, &args.output) {
         Ok(summary) => {
             eprintln!(
                 "outward sites merge: {} stores, {} distinct pages of {} hosts -> {} ({} bytes)",

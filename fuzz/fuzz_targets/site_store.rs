@@ -5,11 +5,11 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use outward_core::site::store::{
-    FOOTER_BYTES, Footer, Index, MAGIC, block_records, host_records, read_record, record_name,
+    FOOTER_BYTES, Footer, Index, MAGIC, block_records, host_records, read_record, record_header,
 };
 
 fuzz_target!(|data: &[u8]| {
-    let _ = record_name(data);
+    let _ = record_header(data);
     for record in block_records(data).take(64) {
         if let Ok(record) = record {
             let _ = read_record(record);
@@ -25,6 +25,11 @@ fuzz_target!(|data: &[u8]| {
     let written: Vec<_> = host_records(&builder).collect();
     assert_eq!(written.len(), 1, "one record, one host");
     let back = read_record(&written[0].bytes).expect("a written record reads back");
+    assert_eq!(
+        record_header(&written[0].bytes),
+        Ok((written[0].name.as_str(), builder.pages())),
+        "the header names the host and its pages"
+    );
     assert_eq!(back, builder, "read_record(host_records(b)) != b");
     assert_eq!(
         host_records(&back).next().map(|r| r.bytes),

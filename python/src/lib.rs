@@ -277,8 +277,7 @@ fn run_config(
         if mib == 0 {
             return Err(PyValueError::new_err("site_memory_mib must be at least 1"));
         }
-        config.site_memory_bytes =
-            usize::try_from(mib.saturating_mul(1 << 20)).unwrap_or(usize::MAX);
+        config.site_memory_bytes = outward_pipeline::sites::mib_bytes(mib);
     }
     Ok(config)
 }

@@ -47,6 +47,11 @@ const MAX_PART_BYTES: u64 = 1 << 30;
 /// it, the lookup cache evicts past it.
 pub const DEFAULT_SITE_MEMORY_BYTES: usize = 1 << 30;
 
+/// `--site-memory-mib` (and Python's `site_memory_mib`) in bytes.
+pub fn mib_bytes(mib: u64) -> usize {
+    usize::try_from(mib.saturating_mul(1 << 20)).unwrap_or(usize::MAX)
+}
+
 fn invalid(e: impl std::fmt::Display) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidData, e.to_string())
 }
@@ -253,7 +258,7 @@ impl StoreReader {
         let block = self.recent_block(entry)?;
         for record in store::block_records(&block) {
             let record = record.map_err(invalid)?;
-            let name = store::record_name(record).map_err(invalid)?;
+            let (name, _) = store::record_header(record).map_err(invalid)?;
             if name == host {
                 return Ok(Some(record.to_vec()));
             }
@@ -262,6 +267,14 @@ impl StoreReader {
             }
         }
         Ok(None)
+    }
+
+    /// The store as an input of [`merge_into`].
+    pub fn source(&self) -> RecordSource<'_> {
+        RecordSource {
+            records: Box::new(self.records()),
+            kept: self.footer.kept,
+        }
     }
 
     /// Every record in name order, a block in memory at a time.
@@ -329,13 +342,13 @@ impl Records<'_> {
             None => return Ok(None),
         };
         self.at += 8 + record.len();
-        let one = store::read_record(record).map_err(invalid)?;
-        let name = store::record_name(record).map_err(invalid)?.to_string();
-        store::check_order(self.last.as_deref(), &name).map_err(invalid)?;
-        self.last = Some(name.clone());
+        // The header is enough here: the writer a record goes to checks it whole.
+        let (name, pages) = store::record_header(record).map_err(invalid)?;
+        store::check_order(self.last.as_deref(), name).map_err(invalid)?;
+        self.last = Some(name.to_string());
         Ok(Some(HostRecord {
-            name,
-            pages: one.pages(),
+            name: name.to_string(),
+            pages,
             bytes: record.to_vec(),
         }))
     }
@@ -355,15 +368,23 @@ impl Iterator for Records<'_> {
     }
 }
 
+/// Records in ascending name order, and what of the sample pages they keep: an input of
+/// [`merge_into`] (a store's [`StoreReader::source`], or a builder's records).
+pub struct RecordSource<'a> {
+    pub records: Box<dyn Iterator<Item = io::Result<HostRecord>> + 'a>,
+    pub kept: SampleNeeds,
+}
+
 /// Streams the records of `inputs` (each in name order) into a store at `output`: a host in
 /// one input passes as it is, a host in several is their records merged (the builders'
 /// merge). The result keeps what every input keeps (a record keeping more loses the rest).
-/// Holds one block per input and one host at a time.
-pub fn merge_into(inputs: &[&StoreReader], output: &Path) -> io::Result<StoreSummary> {
+/// Holds one block per store and one host at a time.
+pub fn merge_into(inputs: Vec<RecordSource>, output: &Path) -> io::Result<StoreSummary> {
     let kept = inputs
         .iter()
-        .fold(SampleNeeds::ALL, |k, r| k.both(r.footer().kept));
-    let mut cursors: Vec<Records> = inputs.iter().map(|r| r.records()).collect();
+        .fold(SampleNeeds::ALL, |k, input| k.both(input.kept));
+    let input_kept: Vec<SampleNeeds> = inputs.iter().map(|input| input.kept).collect();
+    let mut cursors: Vec<_> = inputs.into_iter().map(|input| input.records).collect();
     let mut heads: BinaryHeap<Reverse<(String, usize)>> = BinaryHeap::new();
     let mut pending: Vec<Option<HostRecord>> = vec![None; cursors.len()];
     for (i, cursor) in cursors.iter_mut().enumerate() {
@@ -383,7 +404,7 @@ pub fn merge_into(inputs: &[&StoreReader], output: &Path) -> io::Result<StoreSum
         let mut records: Vec<HostRecord> = Vec::with_capacity(same.len());
         let mut reduce = false;
         for &i in &same {
-            reduce |= inputs[i].footer().kept != kept;
+            reduce |= input_kept[i] != kept;
             records.extend(pending[i].take());
             if let Some(record) = cursors[i].next().transpose()? {
                 heads.push(Reverse((record.name.clone(), i)));
@@ -494,15 +515,11 @@ impl SpillingBuilder {
     }
 
     fn spill(&mut self) -> io::Result<()> {
-        if self.spill.is_none() {
-            self.spill = Some(SpillDir::create(&self.near)?);
-        }
-        let dir = self
-            .spill
-            .as_ref()
-            .map(SpillDir::path)
-            .unwrap_or(&self.near);
-        let path = dir.join(format!("run-{:05}.store", self.runs.len()));
+        let dir = match &self.spill {
+            Some(dir) => dir,
+            None => self.spill.insert(SpillDir::create(&self.near)?),
+        };
+        let path = dir.path().join(format!("run-{:05}.store", self.runs.len()));
         self.pages_spilled += self.builder.pages();
         write_store(&path, &std::mem::take(&mut self.builder), self.kept)?;
         self.runs.push(path);
@@ -510,28 +527,22 @@ impl SpillingBuilder {
         Ok(())
     }
 
-    /// Everything gathered: the builder when it never spilled, else every run merged into
-    /// one store.
+    /// Everything gathered: the builder when it never spilled, else the runs and what is
+    /// still in memory merged into one store in the spill directory.
     pub fn finish(mut self) -> io::Result<Gathered> {
         if let Some(e) = self.error.take() {
             return Err(e);
         }
-        if self.runs.is_empty() {
+        let Some(dir) = self.spill.take() else {
             return Ok(Gathered::Memory(self.builder));
-        }
-        let path = self.near_path("merged.store");
+        };
+        let path = dir.path().join("merged.store");
         self.write(&path, &[])?;
-        let dir = self.spill.take().expect("runs imply a spill directory");
         Ok(Gathered::Store { dir, path })
     }
 
-    fn near_path(&self, name: &str) -> PathBuf {
-        self.spill
-            .as_ref()
-            .map_or_else(|| self.near.join(name), |d| d.path().join(name))
-    }
-
     /// Writes everything gathered, merged with the stores `also`, to a store at `output`.
+    /// What is still in memory goes into the merge as it is, not through another run.
     pub fn write(&mut self, output: &Path, also: &[&StoreReader]) -> io::Result<StoreSummary> {
         if let Some(e) = self.error.take() {
             return Err(e);
@@ -539,17 +550,21 @@ impl SpillingBuilder {
         if self.runs.is_empty() && also.is_empty() {
             return write_store(output, &self.builder, self.kept);
         }
-        if !self.builder.is_empty() {
-            self.spill()?;
-        }
         let runs = self
             .runs
             .iter()
             .map(|p| StoreReader::open(p))
             .collect::<io::Result<Vec<_>>>()?;
-        let mut inputs: Vec<&StoreReader> = runs.iter().collect();
-        inputs.extend_from_slice(also);
-        merge_into(&inputs, output)
+        let mut inputs: Vec<RecordSource> = runs
+            .iter()
+            .chain(also.iter().copied())
+            .map(StoreReader::source)
+            .collect();
+        inputs.push(RecordSource {
+            records: Box::new(store::host_records(&self.builder).map(Ok)),
+            kept: self.kept,
+        });
+        merge_into(inputs, output)
     }
 }
 
@@ -757,7 +772,10 @@ mod tests {
         for h in 0..300 {
             let name = format!("h{h:03}.example");
             let record = reader.find(&name).unwrap().expect(&name);
-            assert_eq!(store::record_name(&record), Ok(name.as_str()));
+            assert_eq!(
+                store::record_header(&record).map(|h| h.0),
+                Ok(name.as_str())
+            );
         }
         for absent in ["a.example", "h150.example.org", "zzz"] {
             assert_eq!(reader.find(absent).unwrap(), None, "{absent}");
@@ -872,8 +890,8 @@ mod tests {
             .map(|p| StoreReader::open(p).unwrap())
             .collect();
         let merged = dir.path().join("merged.store");
-        let inputs: Vec<&StoreReader> = readers.iter().collect();
-        let summary = merge_into(&inputs, &merged).unwrap();
+        let inputs = readers.iter().map(StoreReader::source).collect();
+        let summary = merge_into(inputs, &merged).unwrap();
         assert_eq!(summary.hosts, 300);
         assert_eq!(
             std::fs::read(&whole).unwrap(),

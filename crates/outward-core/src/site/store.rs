@@ -257,11 +257,16 @@ pub fn read_record(record: &[u8]) -> Result<SiteMemoryBuilder, StoreError> {
     Ok(builder)
 }
 
-/// The host name a record starts with (without reading the rest).
-pub fn record_name(record: &[u8]) -> Result<&str, StoreError> {
+/// The host name a record starts with and its distinct pages (the count [`read_record`]'s
+/// builder gives for a record [`host_records`] wrote), from its header alone.
+pub fn record_header(record: &[u8]) -> Result<(&str, u64), StoreError> {
     let mut r = Reader { rest: record };
     let len = r.u32("host name")? as usize;
-    std::str::from_utf8(r.take(len, "host name")?).map_err(|_| StoreError::BadHostName)
+    let name =
+        std::str::from_utf8(r.take(len, "host name")?).map_err(|_| StoreError::BadHostName)?;
+    let untracked = r.u32("host header")?;
+    let pages = r.u32("host header")?;
+    Ok((name, u64::from(pages.saturating_add(untracked))))
 }
 
 /// A block's records, as [`BlockWriter`] packs them (uncompressed), in order; an error ends
@@ -366,9 +371,9 @@ impl Index {
         out
     }
 
-    /// Reads index bytes of a file of `file_bytes`: blocks in order, inside the file, first
-    /// hosts ascending.
-    pub fn from_bytes(bytes: &[u8], file_bytes: u64) -> Result<Index, StoreError> {
+    /// Reads index bytes of a store whose blocks end by `blocks_end` (where its index
+    /// starts): blocks in order, tiling the file from its magic, first hosts ascending.
+    pub fn from_bytes(bytes: &[u8], blocks_end: u64) -> Result<Index, StoreError> {
         let mut r = Reader { rest: bytes };
         let n = r.u64("index")?;
         let mut index = Index::default();
@@ -380,7 +385,7 @@ impl Index {
             let first = std::str::from_utf8(r.take(len, "index")?)
                 .map_err(|_| StoreError::BadHostName)?
                 .to_string();
-            if offset != end || offset.saturating_add(length) > file_bytes {
+            if offset != end || offset.saturating_add(length) > blocks_end {
                 return Err(StoreError::Truncated("index"));
             }
             check_order(index.blocks.last().map(|b| b.first.as_str()), &first)?;
@@ -684,7 +689,7 @@ mod tests {
         let names: Vec<&str> = records.iter().map(|r| r.name.as_str()).collect();
         assert_eq!(names, ["a.example", "b.example"]);
         assert_eq!(records[1].pages, 4);
-        assert_eq!(record_name(&records[1].bytes), Ok("b.example"));
+        assert_eq!(record_header(&records[1].bytes), Ok(("b.example", 4)));
         let back = read_all(&records);
         assert_eq!(back, b);
         assert_eq!(host_records(&back).collect::<Vec<_>>(), records);
@@ -765,7 +770,10 @@ mod tests {
             index.push(first.clone(), file.len() as u64, block.len() as u64);
             file.extend_from_slice(block);
             for record in block_records(block) {
-                let name = record_name(record.unwrap()).unwrap().to_string();
+                let name = record_header(record.unwrap())
+                    .map(|h| h.0)
+                    .unwrap()
+                    .to_string();
                 check_order(names.last().map(String::as_str), &name).unwrap();
                 names.push(name);
             }
@@ -793,12 +801,18 @@ mod tests {
         for name in &names {
             let entry = back.block_for(name).unwrap();
             let block = &file[entry.offset as usize..(entry.offset + entry.length) as usize];
-            assert!(block_records(block).any(|r| record_name(r.unwrap()) == Ok(name.as_str())));
+            assert!(
+                block_records(block)
+                    .any(|r| record_header(r.unwrap()).map(|h| h.0) == Ok(name.as_str()))
+            );
         }
         assert!(back.block_for("a.example").is_none());
         let entry = back.block_for("host05.example.org").unwrap();
         let block = &file[entry.offset as usize..(entry.offset + entry.length) as usize];
-        assert!(block_records(block).all(|r| record_name(r.unwrap()) != Ok("host05.example.org")));
+        assert!(
+            block_records(block)
+                .all(|r| record_header(r.unwrap()).map(|h| h.0) != Ok("host05.example.org"))
+        );
     }
 
     #[test]
@@ -817,7 +831,7 @@ mod tests {
         for i in 0..flipped.len() {
             flipped[i] ^= 0xff;
             let _ = read_record(&flipped);
-            let _ = record_name(&flipped);
+            let _ = record_header(&flipped);
             let _ = block_records(&flipped).count();
             let _ = Index::from_bytes(&flipped, u64::MAX);
             let _ = Digests::default().add(&flipped);
