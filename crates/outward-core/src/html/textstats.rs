@@ -68,6 +68,16 @@ static ASCII_CLASS: [u8; 256] = {
     t
 };
 
+/// One in the low bit of every byte.
+const ONES: u64 = 0x0101_0101_0101_0101;
+
+/// The number of bytes of `word` whose low bit is set: the low bits masked are each 0 or 1,
+/// so multiplying by [`ONES`] sums them into the top byte without a carry.
+#[inline]
+fn bit_sum(word: u64) -> u32 {
+    ((word & ONES).wrapping_mul(ONES) >> 56) as u32
+}
+
 /// Measure `text` (raw bytes from the cleaned buffer).
 pub fn measure(text: &[u8]) -> TextMeasure {
     let mut m = TextMeasure::default();
@@ -75,19 +85,18 @@ pub fn measure(text: &[u8]) -> TextMeasure {
     let n = text.len();
     while i < n {
         // Eight plain ASCII bytes at a time (the ninth only says whether whitespace follows
-        // the eighth), without a branch per byte.
+        // the eighth), without a branch per byte: their classes packed one per byte of a
+        // word, each measure a sum of one class bit over the eight bytes.
         if let Some(window) = text.get(i..i + 9) {
-            let mut classes = [0u8; 9];
-            for (c, &b) in classes.iter_mut().zip(window) {
-                *c = ASCII_CLASS[b as usize];
+            let mut classes = 0u64;
+            for (k, &b) in window[..8].iter().enumerate() {
+                classes |= u64::from(ASCII_CLASS[b as usize]) << (8 * k);
             }
-            if classes[..8].iter().fold(0, |all, &c| all | c) & SLOW == 0 {
-                for pair in classes.windows(2) {
-                    let (c, next) = (pair[0], pair[1]);
-                    m.weight += u32::from(c & ALNUM);
-                    m.chars += u32::from((c & CHAR) >> 1);
-                    m.punct += u32::from((c & PUNCT) >> 2 & (next & SPACE) >> 3);
-                }
+            if classes & (ONES * u64::from(SLOW)) == 0 {
+                let next = (classes >> 8) | (u64::from(ASCII_CLASS[window[8] as usize]) << 56);
+                m.weight += bit_sum(classes);
+                m.chars += bit_sum(classes >> 1);
+                m.punct += bit_sum((classes >> 2) & (next >> 3));
                 i += 8;
                 continue;
             }
