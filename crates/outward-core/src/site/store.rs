@@ -139,8 +139,7 @@ fn encode_host(name: &str, host: &HostAccumulator) -> Vec<u8> {
     }
     prints.sort_unstable();
     let untracked = host.untracked.saturating_add(dropped as u32);
-    out.extend_from_slice(&(name.len() as u32).to_le_bytes());
-    out.extend_from_slice(name.as_bytes());
+    put_text(&mut out, name);
     out.extend_from_slice(&untracked.to_le_bytes());
     out.extend_from_slice(&(pages.len() as u32).to_le_bytes());
     out.extend_from_slice(&(prints.len() as u32).to_le_bytes());
@@ -154,18 +153,15 @@ fn encode_host(name: &str, host: &HostAccumulator) -> Vec<u8> {
     out.extend_from_slice(&(host.samples.len() as u32).to_le_bytes());
     for (page, sample) in &host.samples {
         out.extend_from_slice(&page.to_le_bytes());
-        out.extend_from_slice(&(sample.url.len() as u32).to_le_bytes());
-        out.extend_from_slice(sample.url.as_bytes());
+        put_text(&mut out, &sample.url);
         out.extend_from_slice(&(sample.elements.len() as u32).to_le_bytes());
         for h in &sample.elements {
             out.extend_from_slice(&h.to_le_bytes());
         }
         out.extend_from_slice(&(sample.leaves.len() as u32).to_le_bytes());
         for (tag, text) in sample.leaves.iter() {
-            for part in [tag, text] {
-                out.extend_from_slice(&(part.len() as u32).to_le_bytes());
-                out.extend_from_slice(part.as_bytes());
-            }
+            put_text(&mut out, tag);
+            put_text(&mut out, text);
         }
         let layout = &sample.layout;
         out.extend_from_slice(&(layout.signature.len() as u32).to_le_bytes());
@@ -174,8 +170,7 @@ fn encode_host(name: &str, host: &HostAccumulator) -> Vec<u8> {
         }
         out.extend_from_slice(&(layout.rules.len() as u32).to_le_bytes());
         for (rule, score) in &layout.rules {
-            out.extend_from_slice(&(rule.len() as u32).to_le_bytes());
-            out.extend_from_slice(rule.as_bytes());
+            put_text(&mut out, rule);
             out.extend_from_slice(&score.to_le_bytes());
         }
     }
@@ -203,8 +198,7 @@ pub fn read_record(record: &[u8]) -> Result<SiteMemoryBuilder, StoreError> {
     let mut samples = BTreeMap::new();
     for _ in 0..n_samples {
         let page = r.u64("reference pages")?;
-        let url_len = r.u32("reference pages")? as usize;
-        let url = String::from_utf8_lossy(r.take(url_len, "reference pages")?).into_owned();
+        let url = r.text("reference pages")?;
         let n = r.u32("reference pages")? as usize;
         let elements = r
             .take(n.saturating_mul(8), "reference pages")?
@@ -214,10 +208,8 @@ pub fn read_record(record: &[u8]) -> Result<SiteMemoryBuilder, StoreError> {
         let n_leaves = r.u32("leaves")? as usize;
         let mut leaves = Vec::with_capacity(n_leaves.min(r.rest.len() / 8));
         for _ in 0..n_leaves {
-            let tag_len = r.u32("leaves")? as usize;
-            let tag = String::from_utf8_lossy(r.take(tag_len, "leaves")?).into_owned();
-            let text_len = r.u32("leaves")? as usize;
-            let text = String::from_utf8_lossy(r.take(text_len, "leaves")?).into_owned();
+            let tag = r.text("leaves")?;
+            let text = r.text("leaves")?;
             leaves.push(Leaf { tag, text });
         }
         let n_slots = r.u32("layouts")? as usize;
@@ -229,8 +221,7 @@ pub fn read_record(record: &[u8]) -> Result<SiteMemoryBuilder, StoreError> {
         let n_rules = r.u32("layouts")? as usize;
         let mut rules = Vec::with_capacity(n_rules.min(r.rest.len() / 8));
         for _ in 0..n_rules {
-            let len = r.u32("layouts")? as usize;
-            let rule = String::from_utf8_lossy(r.take(len, "layouts")?).into_owned();
+            let rule = r.text("layouts")?;
             rules.push((rule, r.u32("layouts")?));
         }
         samples.insert(
@@ -620,6 +611,18 @@ impl<'a> Reader<'a> {
     fn u64(&mut self, part: &'static str) -> Result<u64, StoreError> {
         self.take(8, part).map(le_u64)
     }
+
+    /// A text written by [`put_text`] (invalid UTF-8 replaced).
+    fn text(&mut self, part: &'static str) -> Result<String, StoreError> {
+        let len = self.u32(part)? as usize;
+        Ok(String::from_utf8_lossy(self.take(len, part)?).into_owned())
+    }
+}
+
+/// Appends `text` with its length before it (u32), as [`Reader::text`] reads it.
+fn put_text(out: &mut Vec<u8>, text: &str) {
+    out.extend_from_slice(&(text.len() as u32).to_le_bytes());
+    out.extend_from_slice(text.as_bytes());
 }
 
 /// The `i`th little-endian u64 of `bytes` (which hold it).
