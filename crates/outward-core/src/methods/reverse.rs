@@ -78,6 +78,7 @@ use crate::html::clean::{BlockStats, BoilerRange, Cleaned, IN_HEADING, NO_BOILER
 use crate::html::climb::RangeClimber;
 use crate::html::partial::PartialParse;
 use crate::html::tags::Tag;
+use crate::html::tokenize::attribute;
 use crate::html::tree::{F_BOILER, F_GOOD, Kind, Tree};
 use crate::methods::stage::{
     FEATURES as STAGE_FEATURES, StageModel, heading_words, tag_word_groups,
@@ -88,7 +89,7 @@ use crate::text::page_title::{flat_text, page_title};
 use crate::text::title::choose_title;
 use crate::{Blocks, ExtractOptions, ExtractStats, Extraction, Extractor, Page, SiteContext};
 use std::cell::Cell;
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 
 /// A weak boilerplate hint on an element holding more than this share of the page's good
 /// text is ignored.
@@ -208,19 +209,12 @@ impl Template {
 type HintKind<'a> = (&'a [u8], &'a [u8]);
 
 fn hint_kind<'a>(buf: &'a [u8], range: &BoilerRange) -> HintKind<'a> {
-    static CLASS: LazyLock<memchr::memmem::Finder<'static>> =
-        LazyLock::new(|| memchr::memmem::Finder::new(b" class=\""));
     let start = (range.start as usize).min(buf.len());
     let tag_end = memchr::memchr(b'>', &buf[start..]).map_or(buf.len(), |e| start + e);
     let tag = &buf[start..tag_end];
     let name_end = memchr::memchr(b' ', tag).unwrap_or(tag.len());
     let name = tag.get(1..name_end).unwrap_or_default();
-    // The cleaner writes the class last and without quotes inside (see `emit_tag`).
-    let class = CLASS.find(tag).map_or(&[][..], |at| {
-        let value = &tag[at + 8..];
-        value.strip_suffix(b"\"").unwrap_or(value)
-    });
-    (name, class)
+    (name, attribute(tag, b" class=\"").unwrap_or_default())
 }
 
 /// The kinds of the hinted elements that hold a seed. A hinted element of the same kind is
@@ -233,8 +227,8 @@ struct Peers<'a> {
     buf: &'a [u8],
     ranges: &'a [BoilerRange],
     kinds: Vec<HintKind<'a>>,
-    /// Per range, once known: 1 a peer, 2 not.
-    known: Vec<Cell<u8>>,
+    /// Per range, once known: whether it is a peer.
+    known: Vec<Cell<Option<bool>>>,
 }
 
 impl<'a> Peers<'a> {
@@ -257,7 +251,7 @@ impl<'a> Peers<'a> {
         let known = if kinds.is_empty() {
             Vec::new()
         } else {
-            vec![Cell::new(0); ranges.len()]
+            vec![Cell::new(None); ranges.len()]
         };
         Peers {
             buf,
@@ -272,11 +266,12 @@ impl<'a> Peers<'a> {
         let Some(known) = self.known.get(k) else {
             return false;
         };
-        if known.get() == 0 {
-            let peer = self.kinds.contains(&hint_kind(self.buf, &self.ranges[k]));
-            known.set(if peer { 1 } else { 2 });
+        if let Some(peer) = known.get() {
+            return peer;
         }
-        known.get() == 1
+        let peer = self.kinds.contains(&hint_kind(self.buf, &self.ranges[k]));
+        known.set(Some(peer));
+        peer
     }
 }
 
