@@ -1,9 +1,10 @@
 //! Pipeline: wires reader → decoder → extractor → writer with threads, and keeps order.
 //!
 //! Shape (measured in `../shared/NOTES.md`): per input, one reader thread copies records out of
-//! fastwarc and hands each page to a shared rayon pool; workers run the pure
-//! [`process_page`] and send results on an unbounded channel (a worker never blocks); the
-//! input's writer reorders by sequence number and feeds a [`DocSink`] in input order.
+//! fastwarc and hands its pages to a shared rayon pool in batches (one job and one message
+//! per batch: wake-ups are system calls); workers run the pure [`process_page`] and send
+//! results on an unbounded channel (a worker never blocks); the input's writer reorders by
+//! sequence number and feeds a [`DocSink`] in input order.
 //!
 //! Invariants:
 //! - Output bytes depend only on the input and the config, never on `threads`.
@@ -578,39 +579,71 @@ pub fn check_distinct_stems(inputs: &[PathBuf]) -> Result<(), SetupError> {
     Ok(())
 }
 
-/// Counting semaphore on records and payload bytes in flight.
+/// Counting semaphore on records and payload bytes in flight. Waiters are woken when at most
+/// half the records are held (and then at every release while they wait): whoever waits
+/// must not hold records that only its own progress would free.
 pub struct Budget {
-    state: Mutex<(usize, u64)>,
+    /// Records and bytes held, and how many threads wait in `acquire`.
+    state: Mutex<BudgetState>,
     freed: Condvar,
     max_records: usize,
     max_bytes: u64,
 }
 
+#[derive(Default)]
+struct BudgetState {
+    records: usize,
+    bytes: u64,
+    waiting: usize,
+}
+
 impl Budget {
     pub fn new(max_records: usize, max_bytes: u64) -> Budget {
         Budget {
-            state: Mutex::new((0, 0)),
+            state: Mutex::new(BudgetState::default()),
             freed: Condvar::new(),
             max_records: max_records.max(1),
             max_bytes,
         }
     }
 
+    fn fits(&self, s: &BudgetState, bytes: u64) -> bool {
+        s.records == 0 || (s.records < self.max_records && s.bytes + bytes <= self.max_bytes)
+    }
+
     /// Blocks until one more record of `bytes` fits (a record alone always fits).
     pub fn acquire(&self, bytes: u64) {
         let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        while s.0 > 0 && (s.0 >= self.max_records || s.1 + bytes > self.max_bytes) {
+        while !self.fits(&s, bytes) {
+            s.waiting += 1;
             s = self.freed.wait(s).unwrap_or_else(|e| e.into_inner());
+            s.waiting -= 1;
         }
-        s.0 += 1;
-        s.1 += bytes;
+        s.records += 1;
+        s.bytes += bytes;
+    }
+
+    /// Takes one more record of `bytes` if it fits now; `false` (nothing taken) when
+    /// `acquire` would block.
+    pub fn try_acquire(&self, bytes: u64) -> bool {
+        let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let fits = self.fits(&s, bytes);
+        if fits {
+            s.records += 1;
+            s.bytes += bytes;
+        }
+        fits
     }
 
     pub fn release(&self, bytes: u64) {
         let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        s.0 = s.0.saturating_sub(1);
-        s.1 = s.1.saturating_sub(bytes);
-        self.freed.notify_all();
+        s.records = s.records.saturating_sub(1);
+        s.bytes = s.bytes.saturating_sub(bytes);
+        // A wake-up is a system call and a context switch: only when somebody waits, and only
+        // once half the records are free, so a woken reader reads a batch, not one page.
+        if s.waiting > 0 && s.records <= self.max_records / 2 {
+            self.freed.notify_all();
+        }
     }
 }
 
@@ -912,8 +945,36 @@ enum Fanned<T> {
     },
 }
 
+/// Pages a batch holds at most: one job on the pool and one message back per batch, not per
+/// page (each costs wake-ups, system calls, when a thread sleeps).
+const BATCH_PAGES: usize = 16;
+/// Payload bytes after which a batch is sent whatever its page count: a few big pages are
+/// work enough for one job, and the other workers should get theirs.
+const BATCH_BYTES: u64 = 1 << 20;
+
+/// Pages read and not yet handed to the pool, with their sequence numbers and payload bytes.
+#[derive(Default)]
+struct PageBatch {
+    pages: Vec<(u64, RawPage, u64)>,
+    bytes: u64,
+}
+
+impl PageBatch {
+    /// Adds a page; `true` when the batch is full and should be sent.
+    fn push(&mut self, seq: u64, page: RawPage, bytes: u64) -> bool {
+        self.pages.push((seq, page, bytes));
+        self.bytes += bytes;
+        self.pages.len() >= BATCH_PAGES || self.bytes >= BATCH_BYTES
+    }
+
+    fn take(&mut self) -> Vec<(u64, RawPage, u64)> {
+        self.bytes = 0;
+        std::mem::take(&mut self.pages)
+    }
+}
+
 /// One input through the shared pool: a reader thread copies records out of the file and
-/// spawns `work` for each page on the pool; `on` runs on this thread for every result, in
+/// spawns `work` for its pages on the pool, in batches; `on` runs on this thread for every result, in
 /// completion order, then once with `End` (after all results). `on` must release each page's
 /// payload bytes from the budget. Errors only when the file cannot be opened; a reader that
 /// dies without finishing ends the input as partial. Once `stop` is set (by `on`), no more
@@ -937,6 +998,7 @@ fn fan_out<T: Send>(
     };
     enum Msg<T> {
         Item(Fanned<T>),
+        Batch(Vec<Fanned<T>>),
         OpenFailed(io::Error),
     }
     let (tx, rx) = crossbeam_channel::unbounded::<Msg<T>>();
@@ -951,8 +1013,38 @@ fn fan_out<T: Send>(
                 }
             };
             let mut seq = 0u64;
+            // Pages go to the pool in batches (see `BATCH_PAGES`), each page holding its
+            // share of the budget; a batch is sent before the reader waits for budget, so the
+            // pages it holds can be written and free what they hold.
+            let mut batch = PageBatch::default();
             // Jobs borrow `work`; the scope waits for all of them.
             pool.in_place_scope(|jobs| {
+                let send = |batch: &mut PageBatch| {
+                    let pages = batch.take();
+                    if pages.is_empty() {
+                        return;
+                    }
+                    let tx = tx.clone();
+                    jobs.spawn(move |_| {
+                        let out = pages
+                            .into_iter()
+                            .map(|(seq, page, payload_bytes)| Fanned::Page {
+                                seq,
+                                out: work(page),
+                                payload_bytes,
+                            })
+                            .collect();
+                        // The receiver waits for every job of its input: this send only
+                        // fails if it is gone, and then the result is moot.
+                        let _ = tx.send(Msg::Batch(out));
+                    });
+                };
+                let acquire = |batch: &mut PageBatch, bytes: u64| {
+                    if !budget.try_acquire(bytes) {
+                        send(batch);
+                        budget.acquire(bytes);
+                    }
+                };
                 for item in reader.by_ref() {
                     if stop.load(Ordering::Relaxed) {
                         break;
@@ -962,27 +1054,19 @@ fn fan_out<T: Send>(
                         ReadItem::Page(page) => {
                             let bytes = page.body.len() as u64;
                             progress.payload_bytes.fetch_add(bytes, Ordering::Relaxed);
-                            budget.acquire(bytes);
-                            let tx = tx.clone();
-                            let s = seq;
-                            jobs.spawn(move |_| {
-                                let out = work(page);
-                                // The receiver waits for every job of its input: this send
-                                // only fails if it is gone, and then the result is moot.
-                                let _ = tx.send(Msg::Item(Fanned::Page {
-                                    seq: s,
-                                    out,
-                                    payload_bytes: bytes,
-                                }));
-                            });
+                            acquire(&mut batch, bytes);
+                            if batch.push(seq, page, bytes) {
+                                send(&mut batch);
+                            }
                         }
                         ReadItem::Skipped(skip) => {
-                            budget.acquire(0);
+                            acquire(&mut batch, 0);
                             let _ = tx.send(Msg::Item(Fanned::Skipped { seq, skip }));
                         }
                     }
                     seq += 1;
                 }
+                send(&mut batch);
             });
             let _ = tx.send(Msg::Item(Fanned::End {
                 records: seq,
@@ -1004,6 +1088,12 @@ fn fan_out<T: Send>(
                 Ok(Msg::Item(item)) => {
                     received += 1;
                     on(item);
+                }
+                Ok(Msg::Batch(items)) => {
+                    for item in items {
+                        received += 1;
+                        on(item);
+                    }
                 }
                 Ok(Msg::OpenFailed(e)) => return Err(e),
                 // The reader thread ended without End: it panicked; keep what we have.
@@ -1984,6 +2074,50 @@ mod tests {
         // A lone record larger than the byte budget still passes.
         budget.acquire(1000);
         budget.release(1000);
+    }
+
+    /// Pages reach the pool in batches and the reader waits for budget only after sending
+    /// its batch: a window of one record, a byte budget smaller than any page, or the
+    /// default, with one worker or two, give the same shard and the same counts (a batch
+    /// held while its reader waits would hang the one-record window).
+    #[test]
+    fn any_budget_and_thread_count_give_the_same_shard() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("synth.warc.gz");
+        std::fs::write(&input, outward_testkit::synthetic_warc_gz(11, 60)).unwrap();
+        let mut shards = Vec::new();
+        for (window, inflight_bytes, threads) in [
+            (0, 128 << 20, 1),
+            (1, 128 << 20, 2),
+            (3, 1, 1),
+            (5, 64 << 10, 2),
+            (0, 128 << 20, 2),
+        ] {
+            let out = dir
+                .path()
+                .join(format!("out-{window}-{inflight_bytes}-{threads}"));
+            let mut config = RunConfig::new(out.clone());
+            config.window = window;
+            config.inflight_bytes = inflight_bytes;
+            config.threads = threads;
+            let reports = run(
+                std::slice::from_ref(&input),
+                &config,
+                &Progress::default(),
+                &Collect::default(),
+            )
+            .unwrap();
+            let InputOutcome::Done { entry, .. } = &reports[0].outcome else {
+                panic!("not processed: {:?}", reports[0].outcome);
+            };
+            let counts = format!("{:?}", entry.counts);
+            shards.push((std::fs::read(out.join("synth.jsonl.zst")).unwrap(), counts));
+        }
+        assert!(shards[0].0.len() > 1000);
+        for (shard, counts) in &shards[1..] {
+            assert!(shard == &shards[0].0);
+            assert_eq!(counts, &shards[0].1);
+        }
     }
 
     #[test]

@@ -713,23 +713,25 @@ fn drain(rec: &mut WarcRecord, body: Option<&mut Vec<u8>>) -> Result<u64, String
     let Some(reader) = rec.reader_mut() else {
         return Err("no reader".to_string());
     };
-    let got = match body {
-        Some(buf) => reader.read_to_end(buf).map(|n| n as u64),
-        None => {
-            let mut n = 0u64;
-            loop {
-                let len = match reader.fill_buf() {
-                    Ok(b) => b.len(),
-                    Err(e) => return Err(e.to_string()),
-                };
-                if len == 0 {
-                    break;
-                }
-                reader.consume(len);
-                n += len as u64;
-            }
-            Ok(n)
+    // Chunks are copied out of the reader's buffer as they come: `read_to_end` would first
+    // zero the whole body's capacity.
+    let mut body = body;
+    let mut n = 0u64;
+    let got: Result<u64, std::io::Error> = loop {
+        let chunk = match reader.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => break Err(e),
+        };
+        if chunk.is_empty() {
+            break Ok(n);
         }
+        if let Some(buf) = body.as_deref_mut() {
+            buf.extend_from_slice(chunk);
+        }
+        let len = chunk.len();
+        reader.consume(len);
+        n += len as u64;
     };
     match got {
         Ok(n) if n == expected => Ok(n),
