@@ -756,18 +756,18 @@ pub fn process_page_learning(
         offset: page.offset,
         detail,
     };
+    // The body moves into the decoder: a UTF-8 body that needs no decoding becomes the HTML
+    // as it is. Memory: the stored body is not kept once decoded, nor the HTML once extracted
+    // (a big page is held about three times at once — HTML, cleaned page, text — not five).
     let decoded = match decode::decode_body(
         &page.http_headers,
         page.content_type.as_deref(),
-        &page.body,
+        std::mem::take(&mut page.body),
         decode_options,
     ) {
         Ok(d) => d,
         Err(e) => return (PageOutcome::Skip(skip(&page, e.reason, e.detail)), 0, None),
     };
-    // Memory: the stored body is not needed once decoded, nor the HTML once extracted (a
-    // big page is held about three times at once — HTML, cleaned page, text — not five).
-    drop(std::mem::take(&mut page.body));
     let html_bytes = decoded.html.len() as u64;
     let extracted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let analysed = Page::new(&decoded.html, page.target_uri.as_deref());
@@ -1763,7 +1763,7 @@ fn gather_sites(
         let decoded = decode::decode_body(
             &page.http_headers,
             page.content_type.as_deref(),
-            &page.body,
+            page.body,
             &decode_options,
         )
         .ok()?;

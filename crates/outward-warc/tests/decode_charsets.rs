@@ -61,7 +61,7 @@ fn fixtures_pick_the_right_charset() {
         ),
     ];
     for (name, declared, charset, source, text) in cases {
-        let d = decode_charset(&fixture(name), declared);
+        let d = decode_charset(fixture(name), declared);
         assert_eq!((d.charset, d.charset_source), (charset, source), "{name}");
         assert!(d.html.contains(text), "{name}: {}", d.html);
         assert!(!d.html.contains('\u{FFFD}'), "{name}");
@@ -74,7 +74,7 @@ fn decode_body_uses_http_charset() {
     let d = decode_body(
         &[],
         Some(ct),
-        &fixture("sjis_meta.html"),
+        fixture("sjis_meta.html"),
         &DecodeOptions::default(),
     )
     .unwrap();
@@ -86,7 +86,7 @@ fn decode_body_uses_http_charset() {
     let d = decode_body(
         &[],
         None,
-        &fixture("utf16le_bom.html"),
+        fixture("utf16le_bom.html"),
         &DecodeOptions::default(),
     )
     .unwrap();

@@ -20,11 +20,12 @@
 //! 6. All-ASCII → UTF-8 (identical to windows-1252 on ASCII), source `Default`.
 //!
 //! Invariants: never fails or panics (encoding_rs replaces malformed input with U+FFFD);
-//! UTF-8 is validated once with `std::str::from_utf8` over the whole body; the detector only
-//! ever sees a prefix.
+//! UTF-8 is validated once over the whole body; an owned body of UTF-8 (or ASCII) becomes the
+//! text without a copy; the detector only ever sees a prefix.
 
 use super::{CharsetSource, DecodedPage};
 use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252};
+use std::borrow::Cow;
 
 /// Prefix fed to chardetng (it runs at only ~10 MB/s).
 const DETECT_PREFIX: usize = 16 << 10;
@@ -84,37 +85,64 @@ fn is_utf16(enc: &'static Encoding) -> bool {
     enc == UTF_16LE || enc == UTF_16BE
 }
 
-/// The one charset routine (see module docs).
-pub fn decode_charset(bytes: &[u8], declared: Option<&str>) -> DecodedPage {
+/// Text that is all ASCII, decoded as `enc`: the same characters for every ASCII-compatible
+/// encoding (no copy), else decoded.
+fn decode_ascii(text: String, enc: &'static Encoding, source: CharsetSource) -> DecodedPage {
+    if enc.is_ascii_compatible() {
+        page(text, enc, source)
+    } else {
+        decode_with(text.as_bytes(), enc, source)
+    }
+}
+
+/// The bytes as text when they are valid UTF-8 (moved, not copied, when they are owned), or
+/// the bytes back with where they stop being valid.
+fn utf8_text(bytes: Cow<'_, [u8]>) -> Result<String, (Cow<'_, [u8]>, usize)> {
+    match bytes {
+        Cow::Owned(v) => String::from_utf8(v).map_err(|e| {
+            let valid = e.utf8_error().valid_up_to();
+            (Cow::Owned(e.into_bytes()), valid)
+        }),
+        Cow::Borrowed(b) => match std::str::from_utf8(b) {
+            Ok(s) => Ok(s.to_owned()),
+            Err(e) => Err((Cow::Borrowed(b), e.valid_up_to())),
+        },
+    }
+}
+
+/// The one charset routine (see module docs). An owned `Vec<u8>` of UTF-8 (or ASCII) becomes
+/// the page's text without a copy; borrowed bytes are copied once.
+pub fn decode_charset<'a>(bytes: impl Into<Cow<'a, [u8]>>, declared: Option<&str>) -> DecodedPage {
+    let bytes: Cow<'a, [u8]> = bytes.into();
     // 1. BOM.
-    if let Some((enc, bom_len)) = Encoding::for_bom(bytes) {
+    if let Some((enc, bom_len)) = Encoding::for_bom(&bytes) {
         let (text, _) = enc.decode_without_bom_handling(&bytes[bom_len..]);
         return page(text.into_owned(), enc, CharsetSource::Bom);
     }
     // 2. Valid UTF-8 with non-ASCII (one SIMD-fast validation of the whole body).
-    let all_ascii = match std::str::from_utf8(bytes) {
-        Ok(s) if s.is_ascii() => true,
-        Ok(s) => return page(s.to_owned(), UTF_8, CharsetSource::Utf8Valid),
-        Err(e) => {
-            let (multi, bad) = utf8_quality(&bytes[e.valid_up_to()..]);
-            let multi = multi + count_leads(&bytes[..e.valid_up_to()]);
+    let bytes = match utf8_text(bytes) {
+        Ok(text) if !text.is_ascii() => return page(text, UTF_8, CharsetSource::Utf8Valid),
+        Ok(ascii) => return decode_all_ascii(ascii, declared),
+        Err((bytes, valid_up_to)) => {
+            let (multi, bad) = utf8_quality(&bytes[valid_up_to..]);
+            let multi = multi + count_leads(&bytes[..valid_up_to]);
             if multi >= 8 && bad * 8 <= multi {
-                return decode_with(bytes, UTF_8, CharsetSource::Utf8Valid);
+                return decode_with(&bytes, UTF_8, CharsetSource::Utf8Valid);
             }
-            false
+            bytes
         }
     };
-    // 3. HTTP header.
+    // 3. HTTP header (a declared UTF-8 is not: step 2 failed).
     if let Some(enc) = declared.and_then(|l| Encoding::for_label(l.trim().as_bytes())) {
         let usable = if is_utf8(enc) {
-            all_ascii
+            false
         } else if is_utf16(enc) {
-            looks_utf16(bytes)
+            looks_utf16(&bytes)
         } else {
             true
         };
         if usable {
-            return decode_with(bytes, enc, CharsetSource::HttpHeader);
+            return decode_with(&bytes, enc, CharsetSource::HttpHeader);
         }
     }
     // 4. <meta> prescan.
@@ -125,21 +153,39 @@ pub fn decode_charset(bytes: &[u8], declared: Option<&str>) -> DecodedPage {
         } else {
             enc
         };
-        if !is_utf8(enc) || all_ascii {
-            return decode_with(bytes, enc, CharsetSource::Meta);
+        if !is_utf8(enc) {
+            return decode_with(&bytes, enc, CharsetSource::Meta);
         }
-    }
-    // 6. All ASCII.
-    if all_ascii {
-        let text = String::from_utf8_lossy(bytes).into_owned();
-        return page(text, UTF_8, CharsetSource::Default);
     }
     // 5. Detection on a prefix.
     let mut det = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
     let prefix = &bytes[..bytes.len().min(DETECT_PREFIX)];
     det.feed(prefix, prefix.len() == bytes.len());
     let enc = det.guess(None, chardetng::Utf8Detection::Deny);
-    decode_with(bytes, enc, CharsetSource::Detected)
+    decode_with(&bytes, enc, CharsetSource::Detected)
+}
+
+/// Steps 3, 4 and 6 for bytes that are all ASCII (step 5 needs non-ASCII bytes).
+fn decode_all_ascii(text: String, declared: Option<&str>) -> DecodedPage {
+    // 3. HTTP header.
+    if let Some(enc) = declared.and_then(|l| Encoding::for_label(l.trim().as_bytes())) {
+        let usable = !is_utf16(enc) || looks_utf16(text.as_bytes());
+        if usable {
+            return decode_ascii(text, enc, CharsetSource::HttpHeader);
+        }
+    }
+    // 4. <meta> prescan.
+    if let Some(enc) = meta_prescan(&text.as_bytes()[..text.len().min(META_PREFIX)]) {
+        let enc = if is_utf16(enc) { UTF_8 } else { enc };
+        let enc = if enc == encoding_rs::X_USER_DEFINED {
+            WINDOWS_1252
+        } else {
+            enc
+        };
+        return decode_ascii(text, enc, CharsetSource::Meta);
+    }
+    // 6. All ASCII.
+    page(text, UTF_8, CharsetSource::Default)
 }
 
 /// UTF-16 without BOM: many NULs in the first KiB (ASCII markup has a NUL every other byte).
@@ -274,6 +320,34 @@ mod tests {
         b.into_owned()
     }
 
+    /// The pipeline hands its body over: UTF-8 and ASCII pages (most of a crawl) become their
+    /// text in place, whatever label an ASCII-compatible declaration gives them.
+    #[test]
+    fn an_owned_utf8_or_ascii_body_becomes_the_text_without_a_copy() {
+        for (body, declared, source) in [
+            (
+                "<p>Grüße, welt</p>",
+                Some("iso-8859-1"),
+                CharsetSource::Utf8Valid,
+            ),
+            (
+                "<p>plain words</p>",
+                Some("iso-8859-1"),
+                CharsetSource::HttpHeader,
+            ),
+            ("<p>plain words</p>", None, CharsetSource::Default),
+        ] {
+            let bytes = body.as_bytes().to_vec();
+            let at = bytes.as_ptr();
+            let d = decode_charset(bytes, declared);
+            assert_eq!((d.html.as_str(), d.charset_source), (body, source));
+            assert_eq!(d.html.as_ptr(), at, "{body} was copied");
+        }
+        // Borrowed bytes give the same page.
+        let d = decode_charset("<p>Grüße, welt</p>".as_bytes(), None);
+        assert_eq!(d.html, "<p>Grüße, welt</p>");
+    }
+
     const ZH: &str = "<html><head><title>新闻</title></head><body><p>中华人民共和国成立以来，经济发展取得了巨大的成就。\
         我们要继续努力，建设社会主义现代化国家。今天天气很好，我们去公园散步吧。这个问题需要认真研究和讨论。</p></body></html>";
 
@@ -305,7 +379,7 @@ mod tests {
     fn big5_and_shift_jis_detected() {
         let tw = "<html><body><p>這是一個關於臺灣歷史與文化的網頁，我們將介紹許多有趣的故事和傳統節日。\
             歡迎大家一起來學習，認識這塊土地上的人們與他們的生活方式。</p></body></html>";
-        let d = decode_charset(&enc(tw, BIG5), None);
+        let d = decode_charset(enc(tw, BIG5), None);
         assert_eq!(
             (d.charset, d.charset_source),
             ("Big5", CharsetSource::Detected)
@@ -313,7 +387,7 @@ mod tests {
         assert_eq!(d.html, tw);
         let ja = "<html><body><p>これは日本語のウェブページです。今日はとても良い天気ですね。\
             東京の桜は本当に美しいと思います。皆さん、ぜひ遊びに来てください。</p></body></html>";
-        let d = decode_charset(&enc(ja, SHIFT_JIS), None);
+        let d = decode_charset(enc(ja, SHIFT_JIS), None);
         assert_eq!(
             (d.charset, d.charset_source),
             ("Shift_JIS", CharsetSource::Detected)

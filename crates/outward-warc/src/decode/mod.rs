@@ -18,6 +18,8 @@ use std::borrow::Cow;
 pub mod charset;
 pub mod http;
 
+pub use charset::decode_charset;
+
 #[derive(Debug, Clone)]
 pub struct DecodeOptions {
     /// Cap on the decoded body size; larger is `TooBig`.
@@ -82,12 +84,16 @@ pub struct DecodeError {
 /// after producing HTML keeps the decoded part, as browsers do) → empty check → HTML check
 /// (declared non-HTML media type, or sniffing when the type is missing; binary junk is never
 /// HTML) → [`decode_charset`].
-pub fn decode_body(
+///
+/// An owned body (`Vec<u8>`) that needs no transformation becomes the page's text without a
+/// copy when it is UTF-8 (or ASCII); a borrowed one is copied once.
+pub fn decode_body<'a>(
     headers: &[(String, String)],
     content_type: Option<&str>,
-    body: &[u8],
+    body: impl Into<Cow<'a, [u8]>>,
     options: &DecodeOptions,
 ) -> Result<DecodedPage, DecodeError> {
+    let body: Cow<'a, [u8]> = body.into();
     let cap = options.max_decoded_bytes;
     if body.len() > cap {
         return Err(err(SkipReason::TooBig, "body over max_decoded_bytes"));
@@ -105,16 +111,17 @@ pub fn decode_body(
             content_encoding = Some(v.as_str());
         }
     }
-    let dechunked = if te_chunked {
-        http::dechunk(body)
-    } else {
-        None
+    let stored: Cow<'a, [u8]> = match te_chunked.then(|| http::dechunk(&body)).flatten() {
+        Some(dechunked) => Cow::Owned(dechunked),
+        None => body,
     };
-    let stored: &[u8] = dechunked.as_deref().unwrap_or(body);
-    let decoded: Cow<'_, [u8]> = match content_encoding {
-        Some(ce) if !ce.trim().is_empty() => match http::decode_content(ce, stored, cap) {
-            Ok(d) => d,
-            Err(_) if crawler_decoded || http::looks_like_html(stored) => Cow::Borrowed(stored),
+    // `None`: the stored bytes are the page's (no coding, an identity coding, or a coding
+    // that fails on what already is HTML).
+    let decoded: Option<Vec<u8>> = match content_encoding {
+        Some(ce) if !ce.trim().is_empty() => match http::decode_content(ce, &stored, cap) {
+            Ok(Cow::Owned(d)) => Some(d),
+            Ok(Cow::Borrowed(_)) => None,
+            Err(_) if crawler_decoded || http::looks_like_html(&stored) => None,
             Err(http::Error::TooBig) => {
                 return Err(err(
                     SkipReason::TooBig,
@@ -122,16 +129,19 @@ pub fn decode_body(
                 ));
             }
             Err(http::Error::Truncated(partial)) if http::looks_like_html(&partial) => {
-                Cow::Owned(partial)
+                Some(partial)
             }
             Err(http::Error::Truncated(_)) => {
                 return Err(err(SkipReason::DecodeError, "truncated stream, no HTML"));
             }
             Err(http::Error::Failed(e)) => return Err(err(SkipReason::DecodeError, &e)),
         },
-        _ => Cow::Borrowed(stored),
+        _ => None,
     };
-    let bytes: &[u8] = &decoded;
+    let bytes: Cow<'a, [u8]> = match decoded {
+        Some(d) => Cow::Owned(d),
+        None => stored,
+    };
     if bytes.trim_ascii().is_empty() {
         return Err(err(SkipReason::Empty, "empty body"));
     }
@@ -146,12 +156,12 @@ pub fn decode_body(
             return Err(err(SkipReason::NotHtml, "content type is not HTML"));
         }
         Some(_) => {
-            if http::is_binary(bytes) {
+            if http::is_binary(&bytes) {
                 return Err(err(SkipReason::NotHtml, "binary content"));
             }
         }
         None => {
-            if http::is_binary(bytes) || !http::sniff_html(bytes) {
+            if http::is_binary(&bytes) || !http::sniff_html(&bytes) {
                 return Err(err(SkipReason::NotHtml, "sniffed: not HTML"));
             }
         }
@@ -177,11 +187,6 @@ pub fn charset_from_content_type(content_type: &str) -> Option<&str> {
     let value = value.trim_start_matches(['"', '\'']);
     let end = value.find([';', '"', '\'', ' ']).unwrap_or(value.len());
     Some(&value[..end]).filter(|v| !v.is_empty())
-}
-
-/// The one charset routine (see [`charset`] module docs).
-pub fn decode_charset(bytes: &[u8], declared: Option<&str>) -> DecodedPage {
-    charset::decode_charset(bytes, declared)
 }
 
 #[cfg(test)]
