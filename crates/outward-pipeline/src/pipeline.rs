@@ -623,6 +623,12 @@ impl Budget {
         s.bytes += bytes;
     }
 
+    /// Whether a thread waits in `acquire` now (another input's reader, when inputs share
+    /// the budget).
+    pub fn contended(&self) -> bool {
+        self.state.lock().unwrap_or_else(|e| e.into_inner()).waiting > 0
+    }
+
     /// Takes one more record of `bytes` if it fits now; `false` (nothing taken) when
     /// `acquire` would block.
     pub fn try_acquire(&self, bytes: u64) -> bool {
@@ -1055,7 +1061,10 @@ fn fan_out<T: Send>(
                             let bytes = page.body.len() as u64;
                             progress.payload_bytes.fetch_add(bytes, Ordering::Relaxed);
                             acquire(&mut batch, bytes);
-                            if batch.push(seq, page, bytes) {
+                            // A batch is sent early when another reader waits for budget:
+                            // this reader may wait long for its next record (a stalled
+                            // remote input), and its pages must not hold the budget then.
+                            if batch.push(seq, page, bytes) || budget.contended() {
                                 send(&mut batch);
                             }
                         }
@@ -2083,14 +2092,21 @@ mod tests {
     #[test]
     fn any_budget_and_thread_count_give_the_same_shard() {
         let dir = tempfile::tempdir().unwrap();
-        let input = dir.path().join("synth.warc.gz");
-        std::fs::write(&input, outward_testkit::synthetic_warc_gz(11, 60)).unwrap();
+        let inputs = [
+            dir.path().join("synth.warc.gz"),
+            dir.path().join("other.warc.gz"),
+        ];
+        std::fs::write(&inputs[0], outward_testkit::synthetic_warc_gz(11, 60)).unwrap();
+        std::fs::write(&inputs[1], outward_testkit::synthetic_warc_gz(12, 40)).unwrap();
         let mut shards = Vec::new();
+        // Six threads: two readers share the budget.
         for (window, inflight_bytes, threads) in [
             (0, 128 << 20, 1),
             (1, 128 << 20, 2),
             (3, 1, 1),
             (5, 64 << 10, 2),
+            (1, 128 << 20, 6),
+            (2, 1, 6),
             (0, 128 << 20, 2),
         ] {
             let out = dir
@@ -2100,24 +2116,41 @@ mod tests {
             config.window = window;
             config.inflight_bytes = inflight_bytes;
             config.threads = threads;
-            let reports = run(
-                std::slice::from_ref(&input),
-                &config,
-                &Progress::default(),
-                &Collect::default(),
-            )
-            .unwrap();
-            let InputOutcome::Done { entry, .. } = &reports[0].outcome else {
-                panic!("not processed: {:?}", reports[0].outcome);
-            };
-            let counts = format!("{:?}", entry.counts);
-            shards.push((std::fs::read(out.join("synth.jsonl.zst")).unwrap(), counts));
+            let reports = run(&inputs, &config, &Progress::default(), &Collect::default()).unwrap();
+            let mut got = Vec::new();
+            for (report, stem) in reports.iter().zip(["synth", "other"]) {
+                let InputOutcome::Done { entry, .. } = &report.outcome else {
+                    panic!("not processed: {:?}", report.outcome);
+                };
+                got.push(std::fs::read(out.join(format!("{stem}.jsonl.zst"))).unwrap());
+                got.push(format!("{:?}", entry.counts).into_bytes());
+            }
+            shards.push(got);
         }
-        assert!(shards[0].0.len() > 1000);
-        for (shard, counts) in &shards[1..] {
-            assert!(shard == &shards[0].0);
-            assert_eq!(counts, &shards[0].1);
+        assert!(shards[0][0].len() > 1000 && shards[0][2].len() > 1000);
+        for got in &shards[1..] {
+            assert!(got == &shards[0]);
         }
+    }
+
+    #[test]
+    fn a_reader_waiting_for_budget_shows_as_contention() {
+        let budget = std::sync::Arc::new(Budget::new(1, 100));
+        budget.acquire(10);
+        assert!(!budget.contended());
+        assert!(!budget.try_acquire(10));
+        let b2 = budget.clone();
+        let waiter = std::thread::spawn(move || b2.acquire(10));
+        let start = std::time::Instant::now();
+        while !budget.contended() {
+            assert!(start.elapsed().as_secs() < 10, "the waiter never waited");
+            std::thread::yield_now();
+        }
+        budget.release(10);
+        waiter.join().unwrap();
+        assert!(!budget.contended());
+        budget.release(10);
+        assert!(budget.try_acquire(10));
     }
 
     #[test]
