@@ -708,14 +708,13 @@ fn is_html_or_missing(content_type: Option<&str>) -> bool {
 /// Reads the rest of the record body (into `body` when given, else discards) and checks it
 /// against the announced length. Returns bytes read, or an error text when the record is cut
 /// short or the stream fails.
-fn drain(rec: &mut WarcRecord, body: Option<&mut Vec<u8>>) -> Result<u64, String> {
+fn drain(rec: &mut WarcRecord, mut body: Option<&mut Vec<u8>>) -> Result<u64, String> {
     let expected = rec.content_length();
     let Some(reader) = rec.reader_mut() else {
         return Err("no reader".to_string());
     };
     // Chunks are copied out of the reader's buffer as they come: `read_to_end` would first
     // zero the whole body's capacity.
-    let mut body = body;
     let mut n = 0u64;
     let got: Result<u64, std::io::Error> = loop {
         let chunk = match reader.fill_buf() {

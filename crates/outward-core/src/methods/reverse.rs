@@ -61,10 +61,10 @@
 //!    sibling and title guards, and the thread peers): macro F1 0.8854 against 0.8832
 //!    without it, precision up on every set (cleanportaleval +0.015, magic_html +0.017,
 //!    wcxb +0.013, dragnet +0.012), no set's F1 down, but 231 pages missed against 216.
-//!    Not the default: the bar is +0.005. Site memory as more inputs of the stage (the share of an
-//!    element's text the memory marks template or repeated, whether the element before it
-//!    repeats, R's repeated share, the host's page count; training pages judged with the
-//!    memory of their own set) was measured the same way and not kept: with
+//!    Not the default: the bar is +0.005. Site memory as more inputs of the stage (the
+//!    share of an element's text the memory marks template or repeated, whether the element
+//!    before it repeats, R's repeated share, the host's page count; training pages judged
+//!    with the memory of their own set) was measured the same way and not kept: with
 //!    `--site-memory`, macro F1 0.8849-0.8851 against 0.8855 with today's inputs; dragnet
 //!    held out, its 810 same-host pages 0.9193-0.9195 against 0.9182. The memory's template
 //!    is already pruned before the stage, and what it leaves on dragnet's same-host pages

@@ -132,30 +132,12 @@ pub fn decode_charset<'a>(bytes: impl Into<Cow<'a, [u8]>>, declared: Option<&str
             bytes
         }
     };
-    // 3. HTTP header (a declared UTF-8 is not: step 2 failed).
-    if let Some(enc) = declared.and_then(|l| Encoding::for_label(l.trim().as_bytes())) {
-        let usable = if is_utf8(enc) {
-            false
-        } else if is_utf16(enc) {
-            looks_utf16(&bytes)
-        } else {
-            true
-        };
-        if usable {
-            return decode_with(&bytes, enc, CharsetSource::HttpHeader);
-        }
+    // 3. HTTP header; 4. <meta> prescan (a declared UTF-8 is not: step 2 failed).
+    if let Some(enc) = http_encoding(declared, &bytes, false) {
+        return decode_with(&bytes, enc, CharsetSource::HttpHeader);
     }
-    // 4. <meta> prescan.
-    if let Some(enc) = meta_prescan(&bytes[..bytes.len().min(META_PREFIX)]) {
-        let enc = if is_utf16(enc) { UTF_8 } else { enc };
-        let enc = if enc == encoding_rs::X_USER_DEFINED {
-            WINDOWS_1252
-        } else {
-            enc
-        };
-        if !is_utf8(enc) {
-            return decode_with(&bytes, enc, CharsetSource::Meta);
-        }
+    if let Some(enc) = meta_encoding(&bytes).filter(|&enc| !is_utf8(enc)) {
+        return decode_with(&bytes, enc, CharsetSource::Meta);
     }
     // 5. Detection on a prefix.
     let mut det = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
@@ -165,23 +147,45 @@ pub fn decode_charset<'a>(bytes: impl Into<Cow<'a, [u8]>>, declared: Option<&str
     decode_with(&bytes, enc, CharsetSource::Detected)
 }
 
+/// Step 3: the encoding the HTTP header declares, when it can be believed for these bytes:
+/// UTF-8 only on all-ASCII bytes (others are not UTF-8, or step 2 had taken them), UTF-16
+/// only on bytes that look like it.
+fn http_encoding(
+    declared: Option<&str>,
+    bytes: &[u8],
+    all_ascii: bool,
+) -> Option<&'static Encoding> {
+    let enc = Encoding::for_label(declared?.trim().as_bytes())?;
+    let usable = if is_utf8(enc) {
+        all_ascii
+    } else if is_utf16(enc) {
+        looks_utf16(bytes)
+    } else {
+        true
+    };
+    usable.then_some(enc)
+}
+
+/// Step 4: the encoding a `<meta>` in the first bytes declares, as browsers take it (UTF-16
+/// means UTF-8, x-user-defined windows-1252).
+fn meta_encoding(bytes: &[u8]) -> Option<&'static Encoding> {
+    let enc = meta_prescan(&bytes[..bytes.len().min(META_PREFIX)])?;
+    Some(if is_utf16(enc) {
+        UTF_8
+    } else if enc == encoding_rs::X_USER_DEFINED {
+        WINDOWS_1252
+    } else {
+        enc
+    })
+}
+
 /// Steps 3, 4 and 6 for bytes that are all ASCII (step 5 needs non-ASCII bytes).
 fn decode_all_ascii(text: String, declared: Option<&str>) -> DecodedPage {
-    // 3. HTTP header.
-    if let Some(enc) = declared.and_then(|l| Encoding::for_label(l.trim().as_bytes())) {
-        let usable = !is_utf16(enc) || looks_utf16(text.as_bytes());
-        if usable {
-            return decode_ascii(text, enc, CharsetSource::HttpHeader);
-        }
+    // 3. HTTP header; 4. <meta> prescan.
+    if let Some(enc) = http_encoding(declared, text.as_bytes(), true) {
+        return decode_ascii(text, enc, CharsetSource::HttpHeader);
     }
-    // 4. <meta> prescan.
-    if let Some(enc) = meta_prescan(&text.as_bytes()[..text.len().min(META_PREFIX)]) {
-        let enc = if is_utf16(enc) { UTF_8 } else { enc };
-        let enc = if enc == encoding_rs::X_USER_DEFINED {
-            WINDOWS_1252
-        } else {
-            enc
-        };
+    if let Some(enc) = meta_encoding(text.as_bytes()) {
         return decode_ascii(text, enc, CharsetSource::Meta);
     }
     // 6. All ASCII.
