@@ -12,7 +12,8 @@
 //! - After iteration, [`WarcReader::status`] says whether the file was read to its end.
 //! - Never panics on any input; a reader error makes the file `Partial` (see below).
 //!
-//! Implementation (fastwarc 2.0.0, see `../shared/NOTES.md`):
+//! Implementation (fastwarc 2.0.0, see `../shared/NOTES.md`; gzip members are decoded by
+//! `gzip::MemberGzipReader`, byte for byte as fastwarc's own gzip reader decodes them):
 //! - `ArchiveIterator` in quirks mode (LF-only headers, junk between records, WARC/0.18),
 //!   1 MiB header limit, `AutoDecode::None`: [`RawPage::body`] is the HTTP body exactly as
 //!   stored (still chunked / gzip / br if the archiver kept it so); the decoder stage undoes
@@ -39,6 +40,7 @@
 
 use crate::arc::ArcReader;
 use crate::counts::SkipReason;
+use crate::gzip::MemberGzipReader;
 use crate::source::{ByteSource, LocalFile, read_full};
 use fastwarc::warc::iter::{ArchiveIterator, ArchiveIteratorOptions};
 use fastwarc::warc::record::{AutoDecode, WarcRecord};
@@ -272,7 +274,7 @@ impl Iterator for WarcReader {
 
 impl WarcRecords {
     fn open(source: Arc<dyn ByteSource>, options: ReaderOptions) -> std::io::Result<WarcRecords> {
-        use fastwarc::stream_io::{gzip::GzipReader, lz4::Lz4Reader, zstd::ZstdReader};
+        use fastwarc::stream_io::{lz4::Lz4Reader, zstd::ZstdReader};
         let mut stream = std::io::BufReader::with_capacity(1 << 20, source.open_at(0)?);
         let magic = stream.fill_buf()?;
         let gzip = magic.starts_with(GZIP_MAGIC);
@@ -285,7 +287,13 @@ impl WarcRecords {
             ..ArchiveIteratorOptions::default()
         };
         let iter = match extension(source.name()) {
-            Some("gz") => ArchiveIterator::with_options(GzipReader::new(stream), fixed),
+            Some("gz") => {
+                // The sniffed bytes go to the gzip reader, which buffers on its own.
+                let start = stream.stream_position()?;
+                let read = stream.buffer().to_vec();
+                let gz = MemberGzipReader::with_read_bytes(stream.into_inner(), start, read);
+                ArchiveIterator::with_options(gz, fixed)
+            }
             Some("zst") => ArchiveIterator::with_options(ZstdReader::new(stream), fixed),
             Some("lz4") => ArchiveIterator::with_options(Lz4Reader::new(stream), fixed),
             _ => ArchiveIterator::with_options(stream, ArchiveIteratorOptions::default()),
@@ -453,8 +461,7 @@ impl WarcRecords {
         let start = find_next_member(self.source.as_ref(), damaged + 1, 5, &|head| {
             head == b"WARC/"
         })?;
-        let file = std::io::BufReader::with_capacity(1 << 20, self.source.open_at(start).ok()?);
-        let gz = fastwarc::stream_io::gzip::GzipReader::new(file);
+        let gz = MemberGzipReader::new(self.source.open_at(start).ok()?);
         let options = ArchiveIteratorOptions {
             stream_detect: false,
             ..ArchiveIteratorOptions::default()
@@ -1129,6 +1136,41 @@ mod tests {
             assert_eq!(ids, ["<urn:x:1>", "<urn:x:2>"], "{name}");
             assert_eq!(r.status(), FileStatus::Complete, "{name}");
         }
+    }
+
+    /// Found by comparing outputs when gzip members began to be decoded whole (warcio's
+    /// `example-bad-non-chunked.warc.gz`, all records in one member): fastwarc's gzip reader
+    /// gave the records of a file's first member the compressed bytes consumed so far as their
+    /// offset (2113, the file's size), not a place to seek to. Every record of a member now has
+    /// that member's start, in the first member as in later ones.
+    #[test]
+    fn records_sharing_a_gzip_member_have_its_offset() {
+        let dir = tempfile::tempdir().unwrap();
+        let page = |n| response(n, "200 OK", "text/html", "<p>a page</p>");
+        let first = outward_testkit::gzip(&[page(1), page(2)].concat());
+        let second = outward_testkit::gzip(&[page(3), page(4)].concat());
+        let p = write_tmp(
+            dir.path(),
+            "shared.warc.gz",
+            &[first.clone(), second].concat(),
+        );
+        let r = WarcReader::open(&p, ReaderOptions::default()).unwrap();
+        let offsets: Vec<(String, u64)> = r
+            .map(|i| match i {
+                ReadItem::Page(p) => (p.record_id, p.offset),
+                ReadItem::Skipped(s) => panic!("skipped {s:?}"),
+            })
+            .collect();
+        let at = first.len() as u64;
+        assert_eq!(
+            offsets,
+            [
+                ("<urn:x:1>".to_string(), 0),
+                ("<urn:x:2>".to_string(), 0),
+                ("<urn:x:3>".to_string(), at),
+                ("<urn:x:4>".to_string(), at),
+            ]
+        );
     }
 
     /// Each item read as `page <id>` or `<skip reason> <id>`.
