@@ -430,7 +430,9 @@ impl TemplateLibrary {
 /// pages of a test site must not be near-equal by accident).
 #[cfg(test)]
 pub(crate) fn drawn_words(seed: usize) -> String {
-    let mut x = seed as u64 * 0x9E37_79B9_7F4A_7C15 + 1;
+    let mut x = (seed as u64)
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .wrapping_add(1);
     (0..9)
         .map(|_| {
             x ^= x << 13;
