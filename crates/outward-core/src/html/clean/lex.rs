@@ -98,7 +98,21 @@ pub(super) fn skip_to_gt(src: &[u8], from: usize) -> usize {
 /// Scan a tag's attributes from `from` (just after the name) to just past its `>`,
 /// honouring quotes. `None` when the tag never ends (it and the rest are dropped, as
 /// browsers do).
+#[inline]
 pub(super) fn scan_attrs<'a>(
+    src: &'a [u8],
+    from: usize,
+    sink: Option<(&mut Attrs<'a>, &mut bool)>,
+) -> Option<usize> {
+    // Most end tags and many start tags (`<p>`, `<li>`, `</div>`) have no attributes.
+    if src.get(from) == Some(&b'>') {
+        return Some(from + 1);
+    }
+    scan_attr_list(src, from, sink)
+}
+
+/// [`scan_attrs`] of a tag with something between its name and its `>`.
+fn scan_attr_list<'a>(
     src: &'a [u8],
     from: usize,
     mut sink: Option<(&mut Attrs<'a>, &mut bool)>,

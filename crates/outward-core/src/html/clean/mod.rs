@@ -33,10 +33,10 @@
 //!
 //! Invariants: linear time (stack searches are capped), no recursion, never panics.
 
-use crate::html::find::find_byte;
+use crate::html::find::{find_angle, find_byte};
 use crate::html::tags::Tag;
 use crate::html::textstats::{TextMeasure, measure};
-use memchr::{memchr2, memmem};
+use memchr::memmem;
 
 mod hints;
 mod lex;

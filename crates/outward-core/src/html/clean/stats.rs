@@ -25,7 +25,7 @@ impl Cleaner<'_> {
             self.run_start = Some(self.out.len());
         }
         let mut rest = seg;
-        while let Some(at) = memchr2(b'<', b'>', rest) {
+        while let Some(at) = find_angle(rest) {
             self.out.extend_from_slice(&rest[..at]);
             self.out
                 .extend_from_slice(if rest[at] == b'<' { b"&lt;" } else { b"&gt;" });
@@ -35,10 +35,16 @@ impl Cleaner<'_> {
     }
 
     /// Close the current text run (before any tag is written).
+    #[inline]
     pub(super) fn finish_run(&mut self) {
-        let Some(start) = self.run_start.take() else {
-            return;
-        };
+        // Most tags follow another tag: no run is open.
+        if let Some(start) = self.run_start.take() {
+            self.finish_run_at(start);
+        }
+    }
+
+    /// [`Self::finish_run`] of the run that starts at `start` in the output.
+    fn finish_run_at(&mut self, start: usize) {
         self.res.nodes_total += 1;
         let bytes = &self.out[start..];
         if bytes.iter().all(|&b| is_ws(b)) {
@@ -91,9 +97,11 @@ impl Cleaner<'_> {
     }
 
     pub(super) fn flush_block(&mut self) {
-        if self.block_runs > 0 {
-            self.res.blocks.push(self.block);
+        // A block without runs is still as the last flush (or the start) left it.
+        if self.block_runs == 0 {
+            return;
         }
+        self.res.blocks.push(self.block);
         self.block = BlockStats {
             boiler_id: NO_BOILER,
             ..BlockStats::default()
