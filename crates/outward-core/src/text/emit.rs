@@ -74,10 +74,22 @@ impl TextSink {
     pub fn push_decoded(&mut self, text: &str) {
         let mut rest = text;
         loop {
-            // A run of visible ASCII is copied at once.
+            // A run of visible ASCII, with the single spaces between its words, is copied at
+            // once: a space is taken only where it would be written (after a visible
+            // character, or first on a line that does not end with one).
+            let mut space_ok = !self.line.is_empty() && !self.line.ends_with(' ');
             let run = rest
                 .bytes()
-                .position(|b| !b.is_ascii_graphic())
+                .position(|b| {
+                    if b.is_ascii_graphic() {
+                        space_ok = true;
+                    } else if b == b' ' && space_ok {
+                        space_ok = false;
+                    } else {
+                        return true;
+                    }
+                    false
+                })
                 .unwrap_or(rest.len());
             self.line.push_str(&rest[..run]);
             rest = &rest[run..];
@@ -207,6 +219,52 @@ pub fn emit_subtree(
             }
             if is_block(id) {
                 sink.close_block(tree.node(id).tag);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `push_decoded` as first written, one character at a time after each visible-ASCII run.
+    fn push_decoded_by_char(line: &mut String, text: &str) {
+        for ch in text.chars() {
+            if ch.is_whitespace() {
+                if !line.is_empty() && !line.ends_with(' ') {
+                    line.push(' ');
+                }
+            } else {
+                line.push(ch);
+            }
+        }
+    }
+
+    #[test]
+    fn decoded_text_folds_whitespace_as_character_by_character() {
+        // Every sequence of up to five of these pieces, after a line that is empty, ends
+        // with a space, or ends with a letter.
+        let pieces = [
+            "a", "b.", " ", "  ", "\t", "\n", "\u{a0}", "é", "\u{3000}", "中",
+        ];
+        let mut texts = vec![String::new()];
+        for _ in 0..5 {
+            let longer: Vec<String> = texts
+                .iter()
+                .flat_map(|t| pieces.iter().map(move |p| format!("{t}{p}")))
+                .collect();
+            texts.extend(longer);
+            texts.dedup();
+        }
+        for before in ["", "x ", "x"] {
+            for text in &texts {
+                let mut sink = TextSink::default();
+                sink.line.push_str(before);
+                sink.push_decoded(text);
+                let mut expected = before.to_string();
+                push_decoded_by_char(&mut expected, text);
+                assert_eq!(sink.line, expected, "{before:?} + {text:?}");
             }
         }
     }
