@@ -19,7 +19,7 @@ OUT = FUZZ / "gen-seeds"
 MAX_SEED = 64 << 10
 
 TARGETS = [
-    "warc_plain", "warc_gzip", "warc_zstd", "arc_reader", "decode_body", "decode_charset",
+    "warc_plain", "warc_gzip", "gzip_members", "warc_zstd", "arc_reader", "decode_body", "decode_charset",
     "clean", "tokenize", "partial_parse", "extract", "render", "site_store", "eval_tokenize",
 ]
 
@@ -77,7 +77,10 @@ def main():
                 put("arc_reader", plain[:MAX_SEED])
             continue
         put("warc_gzip", raw[:MAX_SEED])
+        if raw[:2] == b"\x1f\x8b":
+            put("gzip_members", raw[:MAX_SEED])
         if plain:
+            put("gzip_members", plain[:MAX_SEED])
             put("warc_gzip", plain[:MAX_SEED])
             put("warc_zstd", plain[:MAX_SEED])
             if zstd:

@@ -12,14 +12,14 @@ shift
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   targets=(clean tokenize partial_parse extract render eval_tokenize site_store
-           decode_charset decode_body warc_plain warc_gzip warc_zstd arc_reader)
+           decode_charset decode_body warc_plain warc_gzip gzip_members warc_zstd arc_reader)
 fi
 toolchain=${FUZZ_TOOLCHAIN:-nightly}
 cargo +"$toolchain" fuzz build -a
 failed=()
 for t in "${targets[@]}"; do
   case $t in
-    warc_*|arc_*) dict=dict/warc.dict; max_len=65536 ;;
+    warc_*|arc_*|gzip_*) dict=dict/warc.dict; max_len=65536 ;;
     decode_*) dict=dict/http.dict; max_len=65536 ;;
     clean|tokenize|partial_parse|extract) dict=dict/html.dict; max_len=32768 ;;
     *) dict=; max_len=16384 ;;

@@ -375,3 +375,37 @@ pub fn extract_all(html: &str, url: Option<&str>) -> Vec<Extraction> {
     }
     out
 }
+
+/// `MemberGzipReader` decodes `file` as fastwarc's `GzipReader` does (see `gzip.rs`): the
+/// same bytes, no error and the same member starts when fastwarc has no error; otherwise one
+/// byte sequence is a prefix of the other (fastwarc and we drop a damaged member's last buffer,
+/// of different sizes), and when we get no further than fastwarc we fail with its error (only
+/// a member zlib refuses and libdeflate decodes, CRC-checked, takes us further). Member starts
+/// grow and lie inside the file; decoding twice gives the same result.
+pub fn check_member_decoding(file: &[u8]) {
+    use outward_warc::gzip::MemberGzipReader;
+    use std::io::Cursor;
+    let ours = outward_testkit::decode_members(MemberGzipReader::new(Cursor::new(file.to_vec())));
+    let again = outward_testkit::decode_members(MemberGzipReader::new(Cursor::new(file.to_vec())));
+    assert_eq!(ours, again, "decoding the same bytes twice differs");
+    assert!(
+        ours.2.windows(2).all(|w| w[0] < w[1]) && ours.2.iter().all(|&s| s < file.len() as u64),
+        "member starts {:?} in a file of {} bytes",
+        ours.2,
+        file.len()
+    );
+    let theirs = outward_testkit::decode_members(fastwarc::stream_io::gzip::GzipReader::new(
+        Cursor::new(file.to_vec()),
+    ));
+    if theirs.1.is_none() {
+        assert_eq!(ours, theirs, "a file fastwarc decodes without error");
+        return;
+    }
+    assert!(
+        ours.0.starts_with(&theirs.0) || theirs.0.starts_with(&ours.0),
+        "the decoded bytes part ways"
+    );
+    if ours.0.len() <= theirs.0.len() {
+        assert_eq!(ours.1, theirs.1, "not fastwarc's error");
+    }
+}

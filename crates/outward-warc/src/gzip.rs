@@ -4,10 +4,18 @@
 //! fastwarc's `GzipReader`, zlib-rs, at 92 ms).
 //!
 //! Invariants:
-//! - Decoded bytes are exactly those of fastwarc's `GzipReader` on any input, and errors carry
-//!   its message: a member libdeflate cannot decode whole (damaged, cut, not gzip, or over
-//!   [`WHOLE_OUTPUT_MAX`] decoded bytes) is decoded from its first byte by streaming zlib-rs
-//!   inflate instead, as fastwarc does, so damaged files keep every good record they had.
+//! - On a file zlib decodes without error, the decoded bytes are those of fastwarc's
+//!   `GzipReader`, whole member by whole member. A member libdeflate cannot decode whole
+//!   (damaged, cut, not gzip, or over [`WHOLE_OUTPUT_MAX`] decoded bytes) is decoded from its
+//!   first byte by streaming zlib-rs inflate, as fastwarc does, so a damaged member fails with
+//!   fastwarc's error and message; a member with a header CRC-16 (which libdeflate does not
+//!   check) streams too. What differs on damaged files: the bytes of a damaged member decoded
+//!   before its error are dropped a buffer at a time, as fastwarc drops them, but our buffers
+//!   are bigger (1 MiB) than fastwarc's (128 KiB at first); and a member zlib refuses but
+//!   libdeflate decodes with a matching CRC-32 and length (libdeflate takes a few incomplete
+//!   Huffman codes zlib refuses) is kept, its CRC vouching for it. So on any input one of the
+//!   two byte sequences is a prefix of the other, and they are equal when fastwarc has no
+//!   error: the `gzip_members` fuzz target checks this.
 //! - A buffer never spans two members; an empty member reads as an empty buffer (the end of
 //!   the stream, as fastwarc takes it).
 //! - Positions (fastwarc's `WarcRead`): [`WarcRead::frame_start_position`] is the start of the
@@ -40,7 +48,7 @@ pub(crate) const WHOLE_OUTPUT_MAX: usize = 8 << 20;
 const GZIP_WINDOW_BITS: u8 = 15 + 16;
 
 /// Reads the decoded bytes of a file of gzip members (see the module docs).
-pub(crate) struct MemberGzipReader<T: ReadSeek> {
+pub struct MemberGzipReader<T: ReadSeek> {
     source: T,
     /// Compressed bytes; `input[in_start..in_end]` are read from the source and not consumed.
     input: Vec<u8>,
@@ -70,14 +78,14 @@ pub(crate) struct MemberGzipReader<T: ReadSeek> {
 
 impl<T: ReadSeek> MemberGzipReader<T> {
     /// A reader of the members from `source`'s current position on (offsets are `source`'s).
-    pub(crate) fn new(mut source: T) -> Self {
+    pub fn new(mut source: T) -> Self {
         let start = source.stream_position().unwrap_or(0);
         MemberGzipReader::with_read_bytes(source, start, Vec::new())
     }
 
     /// A reader of the members from offset `start` on, whose first bytes, `read`, were already
     /// taken from `source` (a sniffing buffer's): `source` goes on after them.
-    pub(crate) fn with_read_bytes(source: T, start: u64, read: Vec<u8>) -> Self {
+    pub fn with_read_bytes(source: T, start: u64, read: Vec<u8>) -> Self {
         MemberGzipReader {
             source,
             in_start: 0,
@@ -134,9 +142,18 @@ impl<T: ReadSeek> MemberGzipReader<T> {
     }
 
     /// Makes `out[..n]` hold the next member decoded whole and returns `n`, or `None` when
-    /// libdeflate cannot (the member then streams from its first byte).
+    /// libdeflate cannot or should not (the member then streams from its first byte).
     fn decode_whole(&mut self) -> Option<usize> {
         self.whole.as_ref()?;
+        // FLG's FHCRC bit: a header CRC-16, checked by zlib only.
+        const FHCRC: u8 = 0x02;
+        if self
+            .input
+            .get(self.in_start + 3)
+            .is_some_and(|flg| flg & FHCRC != 0)
+        {
+            return None;
+        }
         if self.out.is_empty() {
             self.out.resize(OUTPUT_START, 0);
         }
@@ -181,6 +198,7 @@ impl<T: ReadSeek> MemberGzipReader<T> {
                 return Ok(());
             };
             let (total_in, total_out) = (inflate.total_in(), inflate.total_out());
+            // On an error, what this call decoded is dropped with it, as in fastwarc.
             let status = inflate
                 .decompress(
                     &self.input[self.in_start..self.in_end],
@@ -413,34 +431,13 @@ impl Drop for Libdeflate {
 mod tests {
     use super::*;
     use fastwarc::stream_io::gzip::GzipReader;
+    use outward_testkit::decode_members;
     use std::io::Cursor;
-
-    /// Every decoded byte and the error (if any) of `reader`, read in `fill_buf` steps, with
-    /// the member start seen at each step.
-    fn drain(mut reader: impl WarcRead) -> (Vec<u8>, Option<String>, Vec<u64>) {
-        let mut bytes = Vec::new();
-        let mut starts = Vec::new();
-        loop {
-            match reader.fill_buf() {
-                Ok([]) => return (bytes, None, starts),
-                Ok(buf) => {
-                    let n = buf.len();
-                    bytes.extend_from_slice(buf);
-                    reader.consume(n);
-                    let start = reader.frame_start_position().unwrap().unwrap();
-                    if starts.last() != Some(&start) {
-                        starts.push(start);
-                    }
-                }
-                Err(e) => return (bytes, Some(e.to_string()), starts),
-            }
-        }
-    }
 
     /// The same bytes, error and member starts as fastwarc's reader.
     fn same_as_fastwarc(file: &[u8]) -> (Vec<u8>, Option<String>, Vec<u64>) {
-        let ours = drain(MemberGzipReader::new(Cursor::new(file.to_vec())));
-        let theirs = drain(GzipReader::new(Cursor::new(file.to_vec())));
+        let ours = decode_members(MemberGzipReader::new(Cursor::new(file.to_vec())));
+        let theirs = decode_members(GzipReader::new(Cursor::new(file.to_vec())));
         assert_eq!(ours.0, theirs.0, "decoded bytes");
         assert_eq!(ours.1, theirs.1, "error");
         ours
@@ -535,6 +532,30 @@ mod tests {
     }
 
     #[test]
+    fn a_header_crc_is_checked_as_zlib_checks_it() {
+        // Two members, the second with FHCRC set and a CRC-16 of its header after it.
+        let first = outward_testkit::gzip(&text(2000, 30));
+        let plain = outward_testkit::gzip(&text(2000, 31));
+        let header_crc = |good: bool| {
+            let mut header = plain[..10].to_vec();
+            header[3] |= 0x02;
+            let mut crc = flate2::Crc::new();
+            crc.update(&header);
+            let crc16 = (crc.sum() & 0xffff) as u16 ^ if good { 0 } else { 1 };
+            [&header[..], &crc16.to_le_bytes(), &plain[10..]].concat()
+        };
+        let good = [first.clone(), header_crc(true)].concat();
+        let (bytes, error, _) = same_as_fastwarc(&good);
+        assert_eq!(bytes, [text(2000, 30), text(2000, 31)].concat());
+        assert_eq!(error, None);
+        // A wrong header CRC is an error, as in fastwarc (libdeflate would not see it).
+        let bad = [first, header_crc(false)].concat();
+        let (bytes, error, _) = same_as_fastwarc(&bad);
+        assert_eq!(bytes, text(2000, 30));
+        assert!(error.is_some());
+    }
+
+    #[test]
     fn an_empty_member_ends_the_stream_as_in_fastwarc() {
         let (file, _) = members(&[text(3000, 5), Vec::new(), text(3000, 6)]);
         let (bytes, error, _) = same_as_fastwarc(&file);
@@ -574,7 +595,7 @@ mod tests {
             data: Cursor::new(file),
             ok: starts[3] + 10,
         };
-        let (bytes, error, seen) = drain(MemberGzipReader::new(source));
+        let (bytes, error, seen) = decode_members(MemberGzipReader::new(source));
         assert_eq!(bytes, parts[..3].concat());
         assert_eq!(error.as_deref(), Some("connection reset"));
         assert_eq!(seen, starts[..3]);
@@ -585,7 +606,7 @@ mod tests {
         let (file, starts) = members(&[text(4000, 8), text(4000, 9)]);
         let mut source = Cursor::new(file);
         source.set_position(starts[1]);
-        let (bytes, _, seen) = drain(MemberGzipReader::new(source));
+        let (bytes, _, seen) = decode_members(MemberGzipReader::new(source));
         assert_eq!(bytes, text(4000, 9));
         assert_eq!(seen, vec![starts[1]]);
         // Bytes already read by a sniffing buffer are decoded first, at their offsets.
@@ -593,7 +614,8 @@ mod tests {
         let mut source = Cursor::new(file.clone());
         source.set_position(starts[1] + 5);
         let read = file[starts[1] as usize..starts[1] as usize + 5].to_vec();
-        let (bytes, _, seen) = drain(MemberGzipReader::with_read_bytes(source, starts[1], read));
+        let (bytes, _, seen) =
+            decode_members(MemberGzipReader::with_read_bytes(source, starts[1], read));
         assert_eq!(bytes, [text(4000, 9), text(4000, 10)].concat());
         assert_eq!(seen, starts[1..]);
     }

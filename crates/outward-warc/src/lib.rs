@@ -9,7 +9,7 @@
 mod arc;
 pub mod counts;
 pub mod decode;
-mod gzip;
+pub mod gzip;
 pub mod reader;
 pub mod source;
 
