@@ -136,6 +136,7 @@ impl PageMeta {
 /// Scans the head's tags into `found`; returns where it stopped.
 fn scan_head(bytes: &[u8], found: &mut Found, scripts: &mut usize) -> usize {
     let limit = bytes.len().min(HEAD_CAP);
+    let mut attrs = Attrs::new();
     let mut i = 0;
     while i < limit {
         let Some(lt) = memchr::memchr(b'<', &bytes[i..limit]).map(|p| i + p) else {
@@ -151,7 +152,7 @@ fn scan_head(bytes: &[u8], found: &mut Found, scripts: &mut usize) -> usize {
         }
         if rest.starts_with(b"</") {
             let (name, _) = tag_name(bytes, lt + 2);
-            if name == "head" {
+            if name.as_str() == "head" {
                 return lt;
             }
             i = lt + 2;
@@ -162,13 +163,14 @@ fn scan_head(bytes: &[u8], found: &mut Found, scripts: &mut usize) -> usize {
             continue;
         }
         let (name, after_name) = tag_name(bytes, lt + 1);
+        let name = name.as_str();
         if name.is_empty() {
             i = lt + 1;
             continue;
         }
-        let (attrs, tag_end) = attributes(bytes, after_name);
+        let tag_end = attributes(bytes, after_name, &mut attrs);
         i = tag_end;
-        match name.as_str() {
+        match name {
             "html" if found.html_lang.is_none() => {
                 found.html_lang = attr(&attrs, "lang")
                     .or_else(|| attr(&attrs, "xml:lang"))
@@ -219,7 +221,7 @@ fn scan_head(bytes: &[u8], found: &mut Found, scripts: &mut usize) -> usize {
 }
 
 /// One `<meta>` tag.
-fn meta(attrs: &[(String, &str)], found: &mut Found) {
+fn meta(attrs: &Attrs, found: &mut Found) {
     let Some(content) = attr(attrs, "content") else {
         return;
     };
@@ -227,10 +229,19 @@ fn meta(attrs: &[(String, &str)], found: &mut Found) {
         .or_else(|| attr(attrs, "name"))
         .or_else(|| attr(attrs, "itemprop"))
         .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
+        .trim();
+    // Lowercased without an allocation; no known key is longer than the buffer.
+    let mut lower = [0u8; 32];
+    let key = match lower.get_mut(..key.len()) {
+        Some(buf) => {
+            buf.copy_from_slice(key.as_bytes());
+            buf.make_ascii_lowercase();
+            std::str::from_utf8(buf).unwrap_or("")
+        }
+        None => "",
+    };
     let not_url = |v: &str| !v.trim_start().starts_with("http");
-    match key.as_str() {
+    match key {
         "og:title" => found.og_title.offer(0, content),
         "description" => found.description.offer(0, content),
         "og:description" => found.description.offer(1, content),
@@ -495,37 +506,52 @@ fn absolute_url(href: &str, base: Option<&str>) -> Option<String> {
 }
 
 /// Lowercased tag name at `at` (letters, digits, `-`, `:`), and the index after it.
-fn tag_name(bytes: &[u8], at: usize) -> (String, usize) {
+fn tag_name(bytes: &[u8], at: usize) -> (TagName, usize) {
+    let mut name = TagName::default();
     let mut end = at;
     while end < bytes.len()
-        && end - at < 32
+        && end - at < name.bytes.len()
         && (bytes[end].is_ascii_alphanumeric() || bytes[end] == b'-' || bytes[end] == b':')
     {
         end += 1;
     }
     if at >= bytes.len() || !bytes[at].is_ascii_alphabetic() {
-        return (String::new(), at);
+        return (name, at);
     }
-    (
-        String::from_utf8_lossy(&bytes[at..end]).to_ascii_lowercase(),
-        end,
-    )
+    name.bytes[..end - at].copy_from_slice(&bytes[at..end]);
+    name.bytes[..end - at].make_ascii_lowercase();
+    name.len = (end - at) as u8;
+    (name, end)
+}
+
+/// A tag name as [`tag_name`] reads it (at most 32 ASCII letters, digits, `-` and `:`,
+/// lowercased), held without an allocation: the head scan reads every tag of the head.
+#[derive(Default)]
+struct TagName {
+    bytes: [u8; 32],
+    len: u8,
+}
+
+impl TagName {
+    fn as_str(&self) -> &str {
+        // Only ASCII is stored.
+        std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or("")
+    }
 }
 
 /// The attributes of a tag from `at` (after its name) to its `>`: (lowercased name, raw
 /// value) pairs, and the index after the `>`.
-fn attributes(bytes: &[u8], mut i: usize) -> (Vec<(String, &str)>, usize) {
-    let mut attrs = Vec::new();
-    let text = |s: usize, e: usize| std::str::from_utf8(&bytes[s..e]).unwrap_or("");
+fn attributes<'a>(bytes: &'a [u8], mut i: usize, attrs: &mut Attrs<'a>) -> usize {
+    attrs.clear();
     loop {
         while i < bytes.len() && (bytes[i].is_ascii_whitespace() || bytes[i] == b'/') {
             i += 1;
         }
         if i >= bytes.len() {
-            return (attrs, bytes.len());
+            return bytes.len();
         }
         if bytes[i] == b'>' {
-            return (attrs, i + 1);
+            return i + 1;
         }
         let name_start = i;
         while i < bytes.len()
@@ -534,7 +560,7 @@ fn attributes(bytes: &[u8], mut i: usize) -> (Vec<(String, &str)>, usize) {
         {
             i += 1;
         }
-        let name = String::from_utf8_lossy(&bytes[name_start..i]).to_ascii_lowercase();
+        let name = &bytes[name_start..i];
         while i < bytes.len() && bytes[i].is_ascii_whitespace() {
             i += 1;
         }
@@ -542,7 +568,7 @@ fn attributes(bytes: &[u8], mut i: usize) -> (Vec<(String, &str)>, usize) {
             if name.is_empty() {
                 i += 1;
             } else {
-                attrs.push((name, ""));
+                attrs.push((name, b""));
             }
             continue;
         }
@@ -555,22 +581,30 @@ fn attributes(bytes: &[u8], mut i: usize) -> (Vec<(String, &str)>, usize) {
                 let start = i + 1;
                 let end = memchr::memchr(q, &bytes[start..]).map_or(bytes.len(), |p| start + p);
                 i = (end + 1).min(bytes.len());
-                text(start, end)
+                &bytes[start..end]
             }
             _ => {
                 let start = i;
                 while i < bytes.len() && !bytes[i].is_ascii_whitespace() && bytes[i] != b'>' {
                     i += 1;
                 }
-                text(start, i)
+                &bytes[start..i]
             }
         };
         attrs.push((name, value));
     }
 }
 
-fn attr<'a>(attrs: &[(String, &'a str)], name: &str) -> Option<&'a str> {
-    attrs.iter().find(|(n, _)| n == name).map(|(_, v)| *v)
+/// A tag's attributes as written: (name, value) pairs in order, not decoded.
+type Attrs<'a> = Vec<(&'a [u8], &'a [u8])>;
+
+/// The value of the first attribute named `name` (a lowercase name; the tag's may be in any
+/// case), as text (empty when it is not UTF-8).
+fn attr<'a>(attrs: &Attrs<'a>, name: &str) -> Option<&'a str> {
+    attrs
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name.as_bytes()))
+        .map(|(_, v)| std::str::from_utf8(v).unwrap_or(""))
 }
 
 fn starts_with_ci(hay: &[u8], lower: &[u8]) -> bool {
@@ -650,6 +684,33 @@ mod tests {
         assert_eq!(m.site_name.as_deref(), Some("Bike Blog"));
         assert_eq!(m.description.as_deref(), Some("About \"bikes\""));
         assert_eq!(m.canonical_url, None);
+    }
+
+    /// Tag and attribute names in any case, keys in any case, and what is not read: a key
+    /// longer than any known one, a value that is not UTF-8, a later duplicate attribute.
+    #[test]
+    fn names_in_any_case_and_values_as_written() {
+        let html = "<HTML LANG=de><HEAD><TITLE>Ein Titel</TITLE>\
+<META NAME=\"Description\" CONTENT=\"Erste Beschreibung\" content=\"zweite\">\
+<Meta Property=\"OG:Site_Name\" Content=\"Beispiel\">\
+<meta name=\"a-key-much-longer-than-any-known-one-description\" content=\"no\">\
+<LINK REL=\"Canonical\" HREF=\"/kanonisch\"></HEAD><BODY></BODY></HTML>";
+        let m = read(html);
+        assert_eq!(m.title.as_deref(), Some("Ein Titel"));
+        assert_eq!(m.description.as_deref(), Some("Erste Beschreibung"));
+        assert_eq!(m.site_name.as_deref(), Some("Beispiel"));
+        assert_eq!(
+            m.canonical_url.as_deref(),
+            Some("https://www.example.com/kanonisch")
+        );
+        assert_eq!(m.html_lang.as_deref(), Some("de"));
+        // A description whose bytes are not UTF-8 reads as empty: no description.
+        let mut bytes = b"<html><head><meta name=description content=\"caf".to_vec();
+        bytes.extend_from_slice(b"\xe9\"></head><body></body></html>");
+        let mut found = Found::default();
+        let mut scripts = 0;
+        scan_head(&bytes, &mut found, &mut scripts);
+        assert_eq!(found.description.take(), None);
     }
 
     #[test]
