@@ -65,6 +65,11 @@ const CJK_CHAR_WEIGHT: usize = 3;
 fn cjk_language(text: &str) -> Option<Language> {
     let (mut han, mut kana, mut hangul, mut other) = (0usize, 0usize, 0usize, 0usize);
     for c in text.chars() {
+        // Below U+1100 no character is CJK: only the count of letters moves.
+        if (c as u32) < 0x1100 {
+            other += usize::from(c.is_alphabetic());
+            continue;
+        }
         match c as u32 {
             // The middle dot and the long-vowel mark appear in Chinese text too.
             0x30fb | 0x30fc => {}
