@@ -539,8 +539,8 @@ impl TagName {
     }
 }
 
-/// The attributes of a tag from `at` (after its name) to its `>`: (lowercased name, raw
-/// value) pairs, and the index after the `>`.
+/// The attributes of a tag from `at` (after its name) to its `>`, into `attrs` (cleared
+/// first) as written; returns the index after the `>`.
 fn attributes<'a>(bytes: &'a [u8], mut i: usize, attrs: &mut Attrs<'a>) -> usize {
     attrs.clear();
     loop {

@@ -982,9 +982,9 @@ impl PageBatch {
 /// One input through the shared pool: a reader thread copies records out of the file and
 /// spawns `work` for its pages on the pool, in batches; `on` runs on this thread for every
 /// result, in completion order, then once with `End` (after all results). `on` must release
-/// each page's payload bytes from the budget. Errors only when the file cannot be opened; a reader that
-/// dies without finishing ends the input as partial. Once `stop` is set (by `on`), no more
-/// records are read; those already read still arrive.
+/// each page's payload bytes from the budget. Errors only when the file cannot be opened; a
+/// reader that dies without finishing ends the input as partial. Once `stop` is set (by `on`),
+/// no more records are read; those already read still arrive.
 fn fan_out<T: Send>(
     source: &Arc<dyn ByteSource>,
     stages: &Stages,

@@ -27,7 +27,8 @@
 //! - A read error while reading ahead is kept until the bytes before it are decoded, so the
 //!   records before a failing region are still read.
 //!
-//! The only `unsafe` of the crate is the libdeflate call in [`Libdeflate`], with its proof.
+//! The only `unsafe` of the crate is in [`Libdeflate`] (libdeflate's allocation, decode call
+//! and free, and `Send` for its handle), each block with its proof.
 
 use fastwarc::stream_io::traits::{ReadSeek, WarcRead};
 use std::any::Any;
@@ -43,7 +44,7 @@ const WHOLE_INPUT_MAX: usize = 16 << 20;
 /// First size of the decoded buffer (doubled while a member does not fit).
 const OUTPUT_START: usize = 1 << 20;
 /// Largest decoded member held whole; a bigger one streams through a buffer of this size.
-pub(crate) const WHOLE_OUTPUT_MAX: usize = 8 << 20;
+const WHOLE_OUTPUT_MAX: usize = 8 << 20;
 /// zlib's window bits for a gzip header and a 32 KiB window (fastwarc's setting).
 const GZIP_WINDOW_BITS: u8 = 15 + 16;
 
@@ -154,9 +155,6 @@ impl<T: ReadSeek> MemberGzipReader<T> {
         {
             return None;
         }
-        if self.out.is_empty() {
-            self.out.resize(OUTPUT_START, 0);
-        }
         loop {
             let input = &self.input[self.in_start..self.in_end];
             let whole = self.whole.as_mut()?;
@@ -184,9 +182,6 @@ impl<T: ReadSeek> MemberGzipReader<T> {
     /// Decodes more of the streamed member into `out`, as fastwarc's `GzipReader` does: until
     /// the member ends, `out` is full, or no progress is possible (the end of the input).
     fn stream(&mut self) -> io::Result<()> {
-        if self.out.is_empty() {
-            self.out.resize(OUTPUT_START, 0);
-        }
         loop {
             if self.in_start == self.in_end {
                 if let Some(e) = self.pending_error.take() {
@@ -235,6 +230,9 @@ impl<T: ReadSeek> BufRead for MemberGzipReader<T> {
         self.out_pos = 0;
         self.out_len = 0;
         self.serving_whole = false;
+        if self.out.is_empty() {
+            self.out.resize(OUTPUT_START, 0);
+        }
         if self.streaming.is_none() {
             // A member starts here.
             self.read_ahead(LOOKAHEAD);
@@ -431,29 +429,25 @@ impl Drop for Libdeflate {
 mod tests {
     use super::*;
     use fastwarc::stream_io::gzip::GzipReader;
-    use outward_testkit::decode_members;
+    use outward_testkit::{DecodedMembers, SplitMix64, decode_members};
     use std::io::Cursor;
 
-    /// The same bytes, error and member starts as fastwarc's reader.
-    fn same_as_fastwarc(file: &[u8]) -> (Vec<u8>, Option<String>, Vec<u64>) {
+    /// Our decoding of `file`, after checking that it has the same bytes, error and member
+    /// starts as fastwarc's reader.
+    fn same_as_fastwarc(file: &[u8]) -> DecodedMembers {
         let ours = decode_members(MemberGzipReader::new(Cursor::new(file.to_vec())));
         let theirs = decode_members(GzipReader::new(Cursor::new(file.to_vec())));
         assert_eq!(ours.0, theirs.0, "decoded bytes");
         assert_eq!(ours.1, theirs.1, "error");
+        assert_eq!(ours.2, theirs.2, "member starts");
         ours
     }
 
     /// A page-like text of `n` bytes that compresses like HTML does, not to nothing.
     fn text(n: usize, seed: u64) -> Vec<u8> {
-        let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-        (0..n)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                b"<p>the quick brown fox, jumps over; lazy dogs</p>\n"[(x % 50) as usize]
-            })
-            .collect()
+        const BYTES: &[u8] = b"<p>the quick brown fox, jumps over; lazy dogs</p>\n";
+        let mut rng = SplitMix64::new(seed);
+        (0..n).map(|_| BYTES[rng.below(BYTES.len())]).collect()
     }
 
     fn members(parts: &[Vec<u8>]) -> (Vec<u8>, Vec<u64>) {
@@ -487,14 +481,8 @@ mod tests {
         // Decoded: 3 MiB (over OUTPUT_START); compressed: 2.5 MB, more than the first
         // read-ahead holds.
         let big = text(3 << 20, 7);
-        let mut incompressible = Vec::new();
-        let mut x = 1u64;
-        for _ in 0..2_500_000 {
-            x = x
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            incompressible.push((x >> 56) as u8);
-        }
+        let mut rng = SplitMix64::new(1);
+        let incompressible: Vec<u8> = (0..2_500_000).map(|_| rng.next_u64() as u8).collect();
         decodes_whole(&[text(500, 1), big, incompressible, text(500, 2)]);
     }
 

@@ -13,7 +13,8 @@
 //! - Never panics on any input; a reader error makes the file `Partial` (see below).
 //!
 //! Implementation (fastwarc 2.0.0, see `../shared/NOTES.md`; gzip members are decoded by
-//! `gzip::MemberGzipReader`, byte for byte as fastwarc's own gzip reader decodes them):
+//! `gzip::MemberGzipReader`, as fastwarc's own gzip reader decodes them on intact files; see
+//! `gzip.rs` for what differs on damaged ones):
 //! - `ArchiveIterator` in quirks mode (LF-only headers, junk between records, WARC/0.18),
 //!   1 MiB header limit, `AutoDecode::None`: [`RawPage::body`] is the HTTP body exactly as
 //!   stored (still chunked / gzip / br if the archiver kept it so); the decoder stage undoes
