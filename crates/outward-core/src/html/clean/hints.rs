@@ -228,6 +228,7 @@ pub(super) fn class_hints(attrs: &Attrs) -> Hints {
         || role.eq_ignore_ascii_case(b"complementary")
         || role.eq_ignore_ascii_case(b"contentinfo")
         || role.eq_ignore_ascii_case(b"menu")
+        || role.eq_ignore_ascii_case(b"alert")
     {
         boiler = true;
     }

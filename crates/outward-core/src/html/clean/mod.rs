@@ -362,6 +362,14 @@ mod tests {
         assert!(c.boiler_ranges[0].strong);
     }
 
+    /// Each hinted range's (strong, never content), in order.
+    fn strong_and_never_content(c: &Cleaned) -> Vec<(bool, bool)> {
+        c.boiler_ranges
+            .iter()
+            .map(|r| (r.strong, r.never_content))
+            .collect()
+    }
+
     /// A privacy dialog is never main text, even when a "maybe" word (`content`) sits in its
     /// class, and every hinted element inside it is part of it (wired.com, 2026: the consent
     /// text was the longest prose of a category page and became its main text).
@@ -374,15 +382,31 @@ mod tests {
               <div class=\"share\"><p>Share this.</p></div>",
             CleanOptions::default(),
         );
-        let flags: Vec<(bool, bool)> = c
-            .boiler_ranges
-            .iter()
-            .map(|r| (r.strong, r.never_content))
-            .collect();
+        let flags = strong_and_never_content(&c);
         // consent (strong, never content); the dialog; the banner inside it; share (weak).
         assert_eq!(
             flags,
             [(true, true), (true, true), (false, true), (false, false)]
+        );
+    }
+
+    /// An ARIA alert is a notice, not the article (netflixtechblog.com, wcxb: Medium's
+    /// `<div role="alert">To make Medium work, we log user data…</div>` under obfuscated
+    /// classes): a weak hint, which a large element sheds like any other.
+    #[test]
+    fn aria_alerts_are_weak_boilerplate() {
+        let c = clean(
+            b"<div class=\"kt s\"><div role=\"alert\">To make Medium work, we log user data.</div></div>\
+              <article><p>Scaling containers on modern CPUs.</p></article>",
+            CleanOptions::default(),
+        );
+        let flags = strong_and_never_content(&c);
+        assert_eq!(flags, [(false, false)]);
+        let hinted = &c.buf[c.boiler_ranges[0].start as usize..c.boiler_ranges[0].end as usize];
+        assert!(
+            hinted.starts_with(b"<div"),
+            "{}",
+            String::from_utf8_lossy(hinted)
         );
     }
 
