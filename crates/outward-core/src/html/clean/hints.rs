@@ -22,6 +22,9 @@ pub(super) const STRONG: u8 = 8;
 /// dialogs (`fides-consent-content`, `cookie-banner-content`) are never the article.
 pub(super) const PRIVACY: u8 = 16;
 
+/// A word that names comments or replies (a thread's posts on a forum).
+pub(super) const COMMENTS: u8 = 32;
+
 /// Class/id substrings (lowercase letters, at least 4) and their hints. Boilerplate words
 /// follow Readability's "unlikely" list.
 const HINT_WORDS: [(&[u8], u8); 47] = [
@@ -30,7 +33,7 @@ const HINT_WORDS: [(&[u8], u8); 47] = [
     (b"breadcrumb", BOILER),
     (b"banner", BOILER),
     (b"body", MAYBE | GOOD),
-    (b"comment", BOILER | STRONG),
+    (b"comment", BOILER | STRONG | COMMENTS),
     (b"cookie", BOILER | STRONG | PRIVACY),
     (b"consent", BOILER | STRONG | PRIVACY),
     (b"combx", BOILER),
@@ -38,7 +41,7 @@ const HINT_WORDS: [(&[u8], u8); 47] = [
     (b"copyright", BOILER),
     (b"column", MAYBE),
     (b"content", MAYBE | GOOD),
-    (b"disqus", BOILER | STRONG),
+    (b"disqus", BOILER | STRONG | COMMENTS),
     (b"entry", GOOD),
     (b"footer", BOILER),
     (b"gdpr", BOILER),
@@ -57,8 +60,8 @@ const HINT_WORDS: [(&[u8], u8); 47] = [
     (b"post", GOOD),
     (b"related", BOILER),
     (b"recommend", BOILER),
-    (b"remark", BOILER | STRONG),
-    (b"replies", BOILER | STRONG),
+    (b"remark", BOILER | STRONG | COMMENTS),
+    (b"replies", BOILER | STRONG | COMMENTS),
     (b"sidebar", BOILER),
     (b"share", BOILER),
     (b"sharing", BOILER),
@@ -195,6 +198,8 @@ pub(super) struct Hints {
     pub strong: bool,
     /// Never main text, whatever it holds: privacy and cookie dialogs, `role=dialog`.
     pub never_content: bool,
+    /// Hinted by a word naming comments or replies.
+    pub comments: bool,
     pub good: bool,
 }
 
@@ -204,6 +209,7 @@ pub(super) fn class_hints(attrs: &Attrs) -> Hints {
     let mut boiler = false;
     let mut strong = false;
     let mut never_content = false;
+    let mut comments = false;
     let mut good = false;
     for value in [attrs.id, attrs.class] {
         if value.is_empty() || value.len() > 300 {
@@ -218,6 +224,7 @@ pub(super) fn class_hints(attrs: &Attrs) -> Hints {
             boiler = true;
             strong |= bits & STRONG != 0;
             never_content |= bits & PRIVACY != 0;
+            comments |= bits & COMMENTS != 0;
         }
         if bits & GOOD != 0 {
             good = true;
@@ -242,11 +249,13 @@ pub(super) fn class_hints(attrs: &Attrs) -> Hints {
         boiler = false;
         strong = false;
         never_content = false;
+        comments = false;
     }
     Hints {
         boiler,
         strong,
         never_content,
+        comments,
         good,
     }
 }
@@ -357,7 +366,7 @@ mod tests {
                 String::from_utf8_lossy(v)
             );
         }
-        assert_eq!(value_hints(b"Comment-List"), BOILER | STRONG);
+        assert_eq!(value_hints(b"Comment-List"), BOILER | STRONG | COMMENTS);
         assert_eq!(value_hints(b"headline"), 0);
     }
 }

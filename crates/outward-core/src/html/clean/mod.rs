@@ -94,6 +94,8 @@ pub struct BoilerRange {
     /// Never main text (a privacy or cookie dialog, `role=dialog`, or a hinted element
     /// inside one): no seed is taken in it and its hint is never excused.
     pub never_content: bool,
+    /// Hinted as comments or replies (`class="comments"`, `id="disqus_thread"`).
+    pub comments: bool,
 }
 
 /// `BlockStats::boiler_id` of blocks outside boilerplate-hinted elements.

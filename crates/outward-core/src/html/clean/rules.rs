@@ -218,6 +218,7 @@ impl Cleaner<'_> {
                 end: u32::MAX,
                 strong,
                 never_content: hints.never_content || in_dialog,
+                comments: hints.comments,
             });
             self.boiler_stack
                 .push((self.res.boiler_ranges.len() - 1) as u32);
