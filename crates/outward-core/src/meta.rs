@@ -230,18 +230,10 @@ fn meta(attrs: &Attrs, found: &mut Found) {
         .or_else(|| attr(attrs, "itemprop"))
         .unwrap_or("")
         .trim();
-    // Lowercased without an allocation; no known key is longer than the buffer.
-    let mut lower = [0u8; 32];
-    let key = match lower.get_mut(..key.len()) {
-        Some(buf) => {
-            buf.copy_from_slice(key.as_bytes());
-            buf.make_ascii_lowercase();
-            std::str::from_utf8(buf).unwrap_or("")
-        }
-        None => "",
-    };
+    // Lowercased without an allocation; no known key is longer than `Lowered` holds.
+    let key = Lowered::new(key.as_bytes());
     let not_url = |v: &str| !v.trim_start().starts_with("http");
-    match key {
+    match key.as_ref().map_or("", Lowered::as_str) {
         "og:title" => found.og_title.offer(0, content),
         "description" => found.description.offer(0, content),
         "og:description" => found.description.offer(1, content),
@@ -506,35 +498,44 @@ fn absolute_url(href: &str, base: Option<&str>) -> Option<String> {
 }
 
 /// Lowercased tag name at `at` (letters, digits, `-`, `:`), and the index after it.
-fn tag_name(bytes: &[u8], at: usize) -> (TagName, usize) {
-    let mut name = TagName::default();
+fn tag_name(bytes: &[u8], at: usize) -> (Lowered, usize) {
     let mut end = at;
     while end < bytes.len()
-        && end - at < name.bytes.len()
+        && end - at < Lowered::CAPACITY
         && (bytes[end].is_ascii_alphanumeric() || bytes[end] == b'-' || bytes[end] == b':')
     {
         end += 1;
     }
     if at >= bytes.len() || !bytes[at].is_ascii_alphabetic() {
-        return (name, at);
+        return (Lowered::default(), at);
     }
-    name.bytes[..end - at].copy_from_slice(&bytes[at..end]);
-    name.bytes[..end - at].make_ascii_lowercase();
-    name.len = (end - at) as u8;
-    (name, end)
+    (Lowered::new(&bytes[at..end]).unwrap_or_default(), end)
 }
 
-/// A tag name as [`tag_name`] reads it (at most 32 ASCII letters, digits, `-` and `:`,
-/// lowercased), held without an allocation: the head scan reads every tag of the head.
+/// A short name ASCII-lowercased without an allocation (a tag name, a `<meta>` key): the
+/// head scan reads every tag of the head.
 #[derive(Default)]
-struct TagName {
-    bytes: [u8; 32],
+struct Lowered {
+    bytes: [u8; Lowered::CAPACITY],
     len: u8,
 }
 
-impl TagName {
+impl Lowered {
+    /// Bytes held at most: more than any tag name or `<meta>` key the scan knows.
+    const CAPACITY: usize = 32;
+
+    /// `name` lowercased, or `None` when it is longer than `CAPACITY`.
+    fn new(name: &[u8]) -> Option<Lowered> {
+        let mut lowered = Lowered::default();
+        let buf = lowered.bytes.get_mut(..name.len())?;
+        buf.copy_from_slice(name);
+        buf.make_ascii_lowercase();
+        lowered.len = name.len() as u8;
+        Some(lowered)
+    }
+
+    /// As text (empty when the bytes are not UTF-8; ASCII lowercasing keeps UTF-8 valid).
     fn as_str(&self) -> &str {
-        // Only ASCII is stored.
         std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or("")
     }
 }

@@ -27,7 +27,7 @@
 //!    23 → 20), macro F1 0.8816 → 0.8832 (magic_html +0.011, wcxb +0.002, no set lower);
 //!    the price is magic_html's precision (0.7664 → 0.7586), whose truth for some threads is
 //!    the first post alone (as some of wcxb's: linustechtips, affinity.serif).
-//!    On a forum thread's URL (`is_thread_url`: `/forum…`, `/thread…`, `/topic…`, `/t/`,
+//!    On a forum thread's URL (`UrlKind`: `/forum…`, `/thread…`, `/topic…`, `/t/`,
 //!    `/d/`, `/discussion…`, `/comments/`, `showthread`, `viewtopic`, and not a landing
 //!    page) a hint naming comments or replies is false everywhere: a thread whose question
 //!    and replies are of different kinds (warriorforum, old.reddit, wallstreetoasis, bbPress
@@ -632,12 +632,25 @@ const THREAD_URL_PARTS: [&str; 9] = [
     "/comments/",
 ];
 
-/// Whether `url` is a forum thread's: a forum's URL (see `THREAD_URL_PARTS`) that names a
-/// document (not a landing page: a forum's index or a board is a listing). On a thread the
-/// replies are the page's text, whatever their markup calls them.
-fn is_thread_url(url: &str) -> bool {
-    let lower = url.to_ascii_lowercase();
-    THREAD_URL_PARTS.iter().any(|part| lower.contains(part)) && !is_landing_url(url)
+/// What a page's URL says of it: a landing page (see `is_landing_url`), or a forum thread
+/// (a forum's URL, see `THREAD_URL_PARTS`, that names a document: a forum's index or a board
+/// is a landing page, a listing). On a thread the replies are the page's text, whatever their
+/// markup calls them.
+#[derive(Debug, Clone, Copy, Default)]
+struct UrlKind {
+    landing: bool,
+    thread: bool,
+}
+
+impl UrlKind {
+    fn of(url: &str) -> UrlKind {
+        let landing = is_landing_url(url);
+        let thread = !landing && {
+            let lower = url.to_ascii_lowercase();
+            THREAD_URL_PARTS.iter().any(|part| lower.contains(part))
+        };
+        UrlKind { landing, thread }
+    }
 }
 
 /// A region whose good text is below this is not an article: the page may be a listing
@@ -979,12 +992,12 @@ impl Reverse {
             |_| None,
         );
         let total_good = plain_scores.good.last().copied().unwrap_or(0.0);
+        let url_kind = page.url().map(UrlKind::of).unwrap_or_default();
         // On a forum thread, a hint naming comments or replies is false: they are the thread.
-        let thread = page.url().is_some_and(is_thread_url);
         let hint_holds: Vec<bool> = ranges
             .iter()
             .map(|r| {
-                !(thread && r.comments)
+                !(url_kind.thread && r.comments)
                     && (r.strong
                         || plain_scores.range(r.start, r.end).good
                             <= WEAK_HINT_MAX_SHARE * total_good)
@@ -1080,8 +1093,14 @@ impl Reverse {
         };
         // Recall guards: a page without an article gives its densest list; an article in
         // several regions gives their common ancestor.
-        let landing = page.url().is_some_and(is_landing_url);
-        let list = self.listing_guard(cleaned, &scores, &climb, scores_for, &work, landing);
+        let list = self.listing_guard(
+            cleaned,
+            &scores,
+            &climb,
+            scores_for,
+            &work,
+            url_kind.landing,
+        );
         let listing = list.is_some();
         let (seed, climb, scores) = match list {
             Some(list) => list,
@@ -1682,7 +1701,7 @@ mod tests {
     #[test]
     fn thread_urls_are_those_of_forum_threads() {
         check_urls(
-            is_thread_url,
+            |url| UrlKind::of(url).thread,
             &[
                 "https://www.wallstreetoasis.com/forum/consulting/consulting-is-it-worthy",
                 "https://old.reddit.com/r/science/comments/1rku5x9/hair_follicles/",
