@@ -810,11 +810,15 @@ impl Reverse {
     /// `title_heading`) seeds a climb of its own when R does not hold it. Its region wins
     /// when it lies apart from R and scores at least `JOIN_MIN_SCORE` of R's, the share at
     /// which the join guard counts another region as part of the article: a page's own
-    /// title is the stronger evidence. Returns the heading's block, its climb and scores.
+    /// title is the stronger evidence. R seeded inside boilerplate whose hint holds
+    /// (`chosen_hinted`: a footer's or a sidebar's policy text, outscoring a post of a few
+    /// lines) counts its score at `SOFT_BOILER`, as its seed was ranked. Returns the
+    /// heading's block, its climb and scores.
     fn title_guard(
         &self,
         cleaned: &Cleaned,
         chosen: &Climb,
+        chosen_hinted: bool,
         hinted: impl Fn(&BlockStats) -> bool,
         scores_for: impl Fn(u32) -> BlockScores,
         work: &Cell<u64>,
@@ -832,7 +836,12 @@ impl Reverse {
         let climb = self.climb(&cleaned.buf, &scores, at);
         work.set(work.get() + climb.bytes);
         let apart = climb.range.1 <= chosen.range.0 || chosen.range.1 <= climb.range.0;
-        (apart && climb.score >= JOIN_MIN_SCORE * chosen.score).then_some((h, climb, scores))
+        let chosen_score = if chosen_hinted {
+            SOFT_BOILER * chosen.score
+        } else {
+            chosen.score
+        };
+        (apart && climb.score >= JOIN_MIN_SCORE * chosen_score).then_some((h, climb, scores))
     }
 
     /// Recall guard for articles in several regions (a question and its answers, a post
@@ -1105,7 +1114,14 @@ impl Reverse {
         let (seed, climb, scores) = match list {
             Some(list) => list,
             None => self
-                .title_guard(cleaned, &climb, hinted, scores_for, &work)
+                .title_guard(
+                    cleaned,
+                    &climb,
+                    hinted(&cleaned.blocks[seed]),
+                    hinted,
+                    scores_for,
+                    &work,
+                )
                 .unwrap_or((seed, climb, scores)),
         };
         let seed_at = cleaned.blocks[seed].seed;
@@ -1696,6 +1712,78 @@ mod tests {
         let article = text("https://gazette.example/2024/05/is-consulting-worth-it");
         assert!(article.contains("I have two offers"), "{article}");
         assert!(!article.contains("Reply 3: consulting"), "{article}");
+    }
+
+    /// A short post beside the blog's longer policy texts in its footer (dragnet's
+    /// coolcatteacher.blogspot.com: an "Advertising" and a "Code of Ethics" widget four times
+    /// the post's length): the heading that names the page gives the post, although the
+    /// footer's text outscores it, because text seeded inside a holding hint is weighed as
+    /// its seed was ranked.
+    #[test]
+    fn a_short_post_wins_over_longer_policy_text_in_the_footer() {
+        let sentence = "advertising on this blog is sold for three months at a time, and a paid \
+                        review is always marked as one, as the code of ethics asks. ";
+        let policy: String = (0..2)
+            .map(|k| format!("<p>Policy {k}: {}</p>", sentence.repeat(7)))
+            .collect();
+        let labels: String = (0..120)
+            .map(|k| format!("<li><a href=\"/label/{k}\">Label {k}</a></li>"))
+            .collect();
+        let html = format!(
+            "<html><head><title>Teach this: lesson plans that rock</title></head><body>\
+             <div class=header><a href=/>Cool Teacher Blog</a></div><div class=main>\
+             <h3>Teach this: lesson plans that rock</h3><div class=body><p>A fine example of a \
+             teacher taking students through making a video, with handouts for every step. \
+             If you teach video, you will get ideas here.</p></div></div>\
+             <div class=labels><ul>{labels}</ul></div>\
+             <footer><div class=widget><h2>Advertising</h2>{policy}</div></footer></body></html>"
+        );
+        let text = text_at(&html, "https://teacher.example/2012/11/teach-this.html");
+        assert!(text.contains("A fine example of a teacher"), "{text}");
+        assert!(!text.contains("Policy 1: advertising"), "{text}");
+    }
+
+    /// WordPress names a post's categories and tags in its classes (`category-social-media`,
+    /// dragnet's converstations.com): those words are the author's, not the layout's, so
+    /// the post is no "social" box and gives the page its text.
+    #[test]
+    fn a_posts_category_classes_are_no_boilerplate_hint() {
+        let post: String = (0..5)
+            .map(|k| {
+                format!(
+                    "<p>Paragraph {k}: with so many social media choices, go after the one that \
+                     thrills you first, and leave the others for later.</p>"
+                )
+            })
+            .collect();
+        let about: String = (0..4)
+            .map(|k| {
+                format!(
+                    "<p>About line {k}: the author conducts conversations and amplifies reach \
+                     for small, rural and independent business.</p>"
+                )
+            })
+            .collect();
+        let archive: String = (1..=100)
+            .map(|m| format!("<li><a href=\"/2012/{m}\">Posts of 2012/{m}</a></li>"))
+            .collect();
+        let html = format!(
+            "<html><head><title>What gives you the chills?</title></head><body>\
+             <div id=main><div class=\"post-9749 post type-post hentry category-social-media \
+             tag-video\"><h1>What gives you the chills?</h1>{post}</div></div>\
+             <div id=side><ul>{archive}</ul><div class=author_info>{about}</div></div></body></html>"
+        );
+        let text = text_at(
+            &html,
+            "https://blog.example/2012/10/what-gives-you-the-chills.html",
+        );
+        for k in 0..5 {
+            assert!(
+                text.contains(&format!("Paragraph {k}: with so many")),
+                "{text}"
+            );
+        }
+        assert!(!text.contains("About line 2"), "{text}");
     }
 
     #[test]

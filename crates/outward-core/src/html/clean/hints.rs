@@ -170,6 +170,29 @@ pub(super) fn value_hints(value: &[u8]) -> u8 {
     bits
 }
 
+/// Prefixes of class names that carry a post's taxonomy, not its layout: WordPress's
+/// `post_class()` gives an entry `category-<slug>` and `tag-<slug>` for each of its
+/// categories and tags, whose words are the author's (`category-social-media`,
+/// `tag-advertising`).
+const TAXONOMY_CLASS_PREFIXES: [&[u8]; 3] = [b"category-", b"tag-", b"post_tag-"];
+
+/// The hint bits of a class value (`bits`, from [`value_hints`]) without its taxonomy class
+/// names (see [`TAXONOMY_CLASS_PREFIXES`]); `bits` unchanged when it has none.
+fn layout_class_hints(value: &[u8], bits: u8) -> u8 {
+    let is_taxonomy = |name: &[u8]| {
+        TAXONOMY_CLASS_PREFIXES
+            .iter()
+            .any(|p| name.len() > p.len() && name[..p.len()].eq_ignore_ascii_case(p))
+    };
+    let names = value.split(|&b| is_ws(b)).filter(|n| !n.is_empty());
+    if !names.clone().any(is_taxonomy) {
+        return bits;
+    }
+    names
+        .filter(|n| !is_taxonomy(n))
+        .fold(0, |acc, n| acc | value_hints(n))
+}
+
 /// Whether the "ad" (any case) at `i` is a whole word "ad" or "ads" (between non-alphanumeric
 /// bytes or the ends).
 fn is_ad_word_at(value: &[u8], i: usize) -> bool {
@@ -219,7 +242,10 @@ pub(super) fn class_hints(attrs: &Attrs) -> Hints {
         if std::ptr::eq(value, attrs.id) && is_slug(value) {
             continue;
         }
-        let bits = value_hints(value);
+        let mut bits = value_hints(value);
+        if bits & BOILER != 0 && std::ptr::eq(value, attrs.class) {
+            bits = layout_class_hints(value, bits);
+        }
         if bits & BOILER != 0 && (bits & MAYBE == 0 || bits & PRIVACY != 0) {
             boiler = true;
             strong |= bits & STRONG != 0;
@@ -368,5 +394,30 @@ mod tests {
         }
         assert_eq!(value_hints(b"Comment-List"), BOILER | STRONG | COMMENTS);
         assert_eq!(value_hints(b"headline"), 0);
+    }
+
+    #[test]
+    fn taxonomy_class_names_give_no_hint() {
+        let hints = |class: &[u8]| {
+            class_hints(&Attrs {
+                class,
+                ..Attrs::default()
+            })
+        };
+        // WordPress's post_class() of a post filed under "Social Media", tagged "ads".
+        let post = hints(b"post-9749 post type-post hentry category-social-media tag-ads");
+        assert!(!post.boiler && post.good, "{post:?}");
+        assert!(!hints(b"Category-Menu-Drops tag-sidebar").boiler);
+        // The other class names still count, and so does a name that only starts alike.
+        assert!(hints(b"sidebar category-news").boiler);
+        assert!(hints(b"social-share category-news").boiler);
+        assert!(!hints(b"category-sharing").boiler);
+        assert!(hints(b"categorysharing").boiler);
+        // An id is no class list.
+        let id = class_hints(&Attrs {
+            id: b"category-sidebar",
+            ..Attrs::default()
+        });
+        assert!(id.boiler);
     }
 }
