@@ -218,6 +218,14 @@ impl Template {
         Template { ranges, blocks }
     }
 
+    /// No template: what the page's shares are measured against (see `run`).
+    fn none() -> Self {
+        Template {
+            ranges: Vec::new(),
+            blocks: Vec::new(),
+        }
+    }
+
     /// Whether an element starting at `start` is one of the template's outermost elements.
     fn starts_at(&self, start: u32) -> bool {
         self.ranges.binary_search_by_key(&start, |r| r.0).is_ok()
@@ -845,9 +853,10 @@ impl Reverse {
     }
 
     /// Recall guard for articles in several regions (a question and its answers, a post
-    /// split around a box): when R holds less than `JOIN_MAX_SHARE` of the page's good text
-    /// and another seed's region scores at least `JOIN_MIN_SCORE` of R's, R grows to the
-    /// smallest ancestor holding both, unless that ancestor holds more bad than good text.
+    /// split around a box), for R holding less than `JOIN_MAX_SHARE` of the page's good text
+    /// (its template counted; the caller checks): when another seed's region scores at
+    /// least `JOIN_MIN_SCORE` of R's, R grows to the smallest ancestor holding both, unless
+    /// that ancestor holds more bad than good text.
     fn join_guard(
         &self,
         buf: &[u8],
@@ -858,11 +867,6 @@ impl Reverse {
         work: &Cell<u64>,
     ) -> Climb {
         if chosen.score <= 0.0 {
-            return chosen;
-        }
-        let r = scores.range(chosen.range.0 as u32, chosen.range.1 as u32);
-        let all = scores.range(0, u32::MAX);
-        if r.good >= JOIN_MAX_SHARE * all.good {
             return chosen;
         }
         let (mut lo, mut hi) = chosen.range;
@@ -989,15 +993,15 @@ impl Reverse {
         // pass (ExtractStats::work).
         let work = Cell::new(0u64);
         let blocks_n = cleaned.blocks.len() as u64;
-        // A weak hint on an element holding much of the page's good text is false (an article
-        // wrapped in a "share_wrapper"); strong hints (comment sections, nav/aside/footer)
-        // stand.
+        // A weak hint on an element holding much of the page's good text (its template
+        // counted) is false (an article wrapped in a "share_wrapper"); strong hints (comment
+        // sections, nav/aside/footer) stand.
         let ranges = &cleaned.boiler_ranges;
         let (plain_scores, _) = BlockScores::new(
             &cleaned.blocks,
             self.link_list_ratio,
             self.link_list_bad,
-            &template,
+            &Template::none(),
             |_| None,
         );
         let total_good = plain_scores.good.last().copied().unwrap_or(0.0);
@@ -1045,14 +1049,14 @@ impl Reverse {
         let buf = &cleaned.buf;
         // Scoring for a seed: hints on the seed's own ancestors are false, and so are those
         // of their peers (see `Peers`); the others hard.
-        let scores_for = |seed_at: u32| {
+        let scores_with = |seed_at: u32, template: &Template| {
             work.set(work.get() + blocks_n);
             let peers = Peers::of(cleaned, seed_at);
             BlockScores::new(
                 &cleaned.blocks,
                 self.link_list_ratio,
                 self.link_list_bad,
-                &template,
+                template,
                 |b| {
                     if !hinted(b) {
                         return None;
@@ -1065,6 +1069,7 @@ impl Reverse {
             )
             .0
         };
+        let scores_for = |seed_at: u32| scores_with(seed_at, &template);
         // The best seed, and up to MAX_SEEDS - 1 alternatives outside its R and outside
         // boilerplate: each is climbed by ranges only; the best R wins and only it is built.
         let mut best: Option<(usize, Climb, BlockScores)> = None;
@@ -1125,7 +1130,21 @@ impl Reverse {
                 .unwrap_or((seed, climb, scores)),
         };
         let seed_at = cleaned.blocks[seed].seed;
-        let climb = if listing {
+        // The guards' shares of the page count its template as text: site memory leaves the
+        // template out of R, not out of the page the shares were measured on.
+        let page_good = if template.ranges.is_empty() {
+            scores.good.last().copied().unwrap_or(0.0)
+        } else {
+            scores_with(seed_at, &Template::none())
+                .good
+                .last()
+                .copied()
+                .unwrap_or(0.0)
+        };
+        let r_good = scores
+            .range(climb.range.0 as u32, climb.range.1 as u32)
+            .good;
+        let climb = if listing || r_good >= JOIN_MAX_SHARE * page_good {
             climb
         } else {
             self.join_guard(buf, &scores, seed_at as usize, climb, &tried, &work)
@@ -1144,8 +1163,7 @@ impl Reverse {
         let r = pp.complete_level(best_level).unwrap_or(first);
         // Sibling guard: a paragraph-level R whose article continues in its siblings.
         let r_node = pp.tree.node(r);
-        let r_share = scores.range(r_node.start, r_node.end).good
-            / scores.good.last().copied().unwrap_or(0.0).max(1.0);
+        let r_share = scores.range(r_node.start, r_node.end).good / page_good.max(1.0);
         let roots = if listing || r_share >= SIBLING_MAX_SHARE || !is_paragraph(r_node.tag) {
             vec![r]
         } else {
@@ -1874,6 +1892,67 @@ mod tests {
         let other = Page::new(&html, Some("https://elsewhere.example/7"));
         let other_text = Reverse::default().extract(&other, &memory.context(other.host()));
         assert_eq!(other_text.text(), alone.text());
+    }
+
+    /// A podcast post of two hours (dragnet's blogs.nfl.com/…/nfl-fantasy-live-podcast):
+    /// each hour a bold line, a download link and a paragraph, then sharing links, with the
+    /// blog's "about" sidebar beside it on every page of the host.
+    fn podcast_page(n: usize) -> String {
+        let about: String = (0..2)
+            .map(|k| {
+                format!(
+                    "<p>About us {k}: this blog covers the league every day of the season, with \
+                     news, podcasts and fantasy advice from our staff writers.</p>"
+                )
+            })
+            .collect();
+        let archive: String = (1..=12)
+            .map(|m| format!("<li><a href=\"/2012/{m}\">Archive 2012/{m}</a></li>"))
+            .collect();
+        let share: String = (0..12)
+            .map(|s| format!("<li><a href=\"/share/{s}\">Share this show on site {s}</a></li>"))
+            .collect();
+        format!(
+            "<html><head><title>Fantasy show {n}</title></head><body><div id=main>\
+             <h1>Fantasy show {n}</h1><div class=entry><p><b>Fantasy show {n}, hour 1</b></p>\
+             <p><a href=\"/show_{n}_hour_1.mp3\">show_{n}_hour_1.mp3</a></p>\
+             <p>This week on show {n}, the hosts welcome two new candidates for president of \
+             fantasy football, and take on the wave of woes facing the Eagles, one by one, \
+             before the trade deadline closes on Thursday.</p>\
+             <p><b>Fantasy show {n}, hour 2</b></p>\
+             <p><a href=\"/show_{n}_hour_2.mp3\">show_{n}_hour_2.mp3</a></p>\
+             <p>In the final hour of show {n}, the hosts answer your questions, then play a \
+             round of pick-a-player.</p>\
+             <div class=sharing><ul>{share}</ul></div></div></div>\
+             <div id=side><div class=about>{about}</div><ul>{archive}</ul></div></body></html>"
+        )
+    }
+
+    /// Site memory takes the host's sidebar out of the page's good text; the guards that
+    /// weigh R against the page still count it, so the post's second hour stays when the
+    /// memory is on.
+    #[test]
+    fn site_memory_keeps_the_guards_of_the_page_alone() {
+        let mut builder = SiteMemoryBuilder::default();
+        for n in 0..4 {
+            let url = format!("https://blog.example/2012/11/fantasy-show-{n}");
+            builder.add(page_prints(&Page::new(&podcast_page(n), Some(&url))).unwrap());
+        }
+        let memory = builder.finish(3);
+        let html = podcast_page(7);
+        let page = Page::new(&html, Some("https://blog.example/2012/11/fantasy-show-7"));
+        let alone = Reverse::default().extract(&page, SiteContext::none());
+        let with_site = Reverse::default().extract(&page, &memory.context(page.host()));
+        for text in [alone.text(), with_site.text()] {
+            assert!(text.contains("This week on show 7"), "{text}");
+            assert!(text.contains("In the final hour of show 7"), "{text}");
+        }
+        assert!(alone.text().contains("About us 1"), "{}", alone.text());
+        assert!(
+            !with_site.text().contains("About us 1"),
+            "{}",
+            with_site.text()
+        );
     }
 
     /// A shop category page (wcxb's upliftdesk.com/standing-desks, jococups.com/shop): a
