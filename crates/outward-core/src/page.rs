@@ -33,6 +33,7 @@ impl<'a> Page<'a> {
                     html.as_bytes(),
                     CleanOptions {
                         keep_noscript: true,
+                        ..CleanOptions::default()
                     },
                 )
             })

@@ -1894,6 +1894,36 @@ mod tests {
         assert_eq!(other_text.text(), alone.text());
     }
 
+    /// A news page that serves a teaser copy of its article's first paragraph hidden by its
+    /// class for readers of another plan (dragnet's online.wsj.com: `class="article story
+    /// artSnippetTop hidden"` beside the shown copy): the paragraph is main text once.
+    #[test]
+    fn a_copy_hidden_by_its_class_is_left_out() {
+        let lead = "DUBLIN: authorities arrested and indicted two former executives of the bank \
+                    for a share-support plan, the first charges of the inquiry.";
+        let rest: String = (0..4)
+            .map(|k| {
+                format!(
+                    "<p>Paragraph {k}: the court heard the indictments on Monday, and the \
+                     executives were released on bail until the trial next spring.</p>"
+                )
+            })
+            .collect();
+        let html = format!(
+            "<html><body><div class=nav><a href=/>Home</a> <a href=/world>World</a></div>\
+             <div id=article><h1>Executives charged</h1>\
+             <div class=\"article story snippet hidden\"><p>{lead}</p></div>\
+             <div class=\"article story\"><p>{lead}</p>{rest}</div></div></body></html>"
+        );
+        let text = text_at(&html, "https://news.example/article/SB1000.html");
+        assert_eq!(
+            text.matches("authorities arrested and indicted").count(),
+            1,
+            "{text}"
+        );
+        assert!(text.contains("Paragraph 3: the court heard"), "{text}");
+    }
+
     /// A podcast post of two hours (dragnet's blogs.nfl.com/…/nfl-fantasy-live-podcast):
     /// each hour a bold line, a download link and a paragraph, then sharing links, with the
     /// blog's "about" sidebar beside it on every page of the host.

@@ -25,9 +25,12 @@ pub(super) const PRIVACY: u8 = 16;
 /// A word that names comments or replies (a thread's posts on a forum).
 pub(super) const COMMENTS: u8 = 32;
 
+/// A word in the class names that hide an element (see [`class_hides`]): a candidate only.
+pub(super) const HIDES: u8 = 64;
+
 /// Class/id substrings (lowercase letters, at least 4) and their hints. Boilerplate words
 /// follow Readability's "unlikely" list.
-const HINT_WORDS: [(&[u8], u8); 47] = [
+const HINT_WORDS: [(&[u8], u8); 50] = [
     (b"advert", BOILER),
     (b"article", MAYBE | GOOD),
     (b"breadcrumb", BOILER),
@@ -45,10 +48,13 @@ const HINT_WORDS: [(&[u8], u8); 47] = [
     (b"entry", GOOD),
     (b"footer", BOILER),
     (b"gdpr", BOILER),
+    (b"hidden", HIDES),
+    (b"hide", HIDES),
     (b"menu", BOILER),
     (b"masthead", BOILER),
     (b"main", MAYBE | GOOD),
     (b"newsletter", BOILER),
+    (b"none", HIDES),
     (b"navbar", BOILER),
     (b"navigation", BOILER),
     (b"outbrain", BOILER),
@@ -213,6 +219,26 @@ pub(super) fn is_slug(id: &[u8]) -> bool {
         >= 4
 }
 
+/// Whether a class list hides its element on every screen: a class name that style sheets
+/// define as `display: none` (Bootstrap's `hidden`, `hide`, `d-none`, Tailwind's `hidden`),
+/// with no responsive class that shows it again on some screens (Tailwind's `md:block`,
+/// Bootstrap's `d-md-block`).
+fn class_hides(class: &[u8]) -> bool {
+    if class.len() < 4 || class.len() > 300 {
+        return false;
+    }
+    let names = || class.split(|&b| is_ws(b)).filter(|n| !n.is_empty());
+    let hides = |n: &[u8]| {
+        n.eq_ignore_ascii_case(b"hidden")
+            || n.eq_ignore_ascii_case(b"hide")
+            || n.eq_ignore_ascii_case(b"d-none")
+    };
+    let shows_somewhere = |n: &[u8]| {
+        n.contains(&b':') || (n.len() > 2 && n[..2].eq_ignore_ascii_case(b"d-") && !hides(n))
+    };
+    names().any(hides) && !names().any(shows_somewhere)
+}
+
 /// An element's hints from its attributes.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub(super) struct Hints {
@@ -224,6 +250,8 @@ pub(super) struct Hints {
     /// Hinted by a word naming comments or replies.
     pub comments: bool,
     pub good: bool,
+    /// Its class hides it on every screen (see [`class_hides`]).
+    pub hides: bool,
 }
 
 /// The boilerplate and content hints of an element's attributes.
@@ -234,6 +262,7 @@ pub(super) fn class_hints(attrs: &Attrs) -> Hints {
     let mut never_content = false;
     let mut comments = false;
     let mut good = false;
+    let mut hides = false;
     for value in [attrs.id, attrs.class] {
         if value.is_empty() || value.len() > 300 {
             continue;
@@ -243,8 +272,11 @@ pub(super) fn class_hints(attrs: &Attrs) -> Hints {
             continue;
         }
         let mut bits = value_hints(value);
-        if bits & BOILER != 0 && std::ptr::eq(value, attrs.class) {
-            bits = layout_class_hints(value, bits);
+        if std::ptr::eq(value, attrs.class) {
+            hides = bits & HIDES != 0 && class_hides(value);
+            if bits & BOILER != 0 {
+                bits = layout_class_hints(value, bits);
+            }
         }
         if bits & BOILER != 0 && (bits & MAYBE == 0 || bits & PRIVACY != 0) {
             boiler = true;
@@ -283,6 +315,7 @@ pub(super) fn class_hints(attrs: &Attrs) -> Hints {
         never_content,
         comments,
         good,
+        hides,
     }
 }
 

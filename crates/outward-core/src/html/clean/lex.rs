@@ -386,7 +386,8 @@ impl Cleaner<'_> {
                 return after;
             }
             // xmp / plaintext: shown as text.
-            self.open_element(tag, raw, &attrs, false);
+            let hints = self.element_hints(tag, &attrs, false);
+            self.open_element(tag, raw, &attrs, false, hints);
             self.push_text(&src[end..content_end]);
             if let Some(top) = self.stack.len().checked_sub(1) {
                 self.pop_to(top);
@@ -408,7 +409,13 @@ impl Cleaner<'_> {
             return end;
         }
         let hidden = attrs.hidden && !is_streamed_segment(attrs.id);
-        let removed = (tag.is_removed() || hidden) && !matches!(tag, Tag::Html | Tag::Body);
+        let mut removed = (tag.is_removed() || hidden) && !matches!(tag, Tag::Html | Tag::Body);
+        let mut hints = self.element_hints(tag, &attrs, removed);
+        let class_hidden = hints.hides && !self.opts.keep_class_hidden;
+        if class_hidden {
+            removed = true;
+            hints = Hints::default();
+        }
         if removed && self_closing {
             // `<svg/>`: nothing to remove.
             return end;
@@ -424,7 +431,15 @@ impl Cleaner<'_> {
             }
             self.implied_end_tags(tag);
         }
-        self.open_element(tag, raw, &attrs, removed);
+        self.open_element(tag, raw, &attrs, removed, hints);
+        if class_hidden
+            && removed
+            && let Some(top) = self.stack.last_mut()
+        {
+            top.class_hidden = true;
+            self.class_hidden_depth += 1;
+            self.class_hidden_from = self.res.class_hidden_text;
+        }
         end
     }
 }

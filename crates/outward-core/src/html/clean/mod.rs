@@ -10,7 +10,11 @@
 //!   stays: WeChat hides its articles that way until a script shows them; so do React's
 //!   streamed segments, `<div hidden id="S:0">`, which a script moves into place at once:
 //!   Next.js pages serve their article that way) (`form` is always kept: ASP.NET wraps
-//!   whole pages in one);
+//!   whole pages in one); so are elements whose class hides them on every screen
+//!   (`hidden`, `hide`, `d-none` without a responsive class that shows them: a teaser copy
+//!   of the article for other readers, closed pop-ups), unless one of them holds more text
+//!   than the page shows: then the page waits behind a preloader for a script
+//!   (`<div class="root hide">`), and a second pass keeps them;
 //! - `<` and `>` occur only as tag delimiters (text `<`/`>` become `&lt;`/`&gt;`), so a tag
 //!   ends at the first `>` and starts at the last `<` before it, in either direction;
 //! - tags are canonical: `<name` + flags (` h` href present, ` b` boilerplate hint,
@@ -119,6 +123,11 @@ pub struct Cleaned {
     pub text_weight: u64,
     /// `[start, end)` in `buf` of every boilerplate-hinted element.
     pub boiler_ranges: Vec<BoilerRange>,
+    /// Weight (as `text_weight`) of the text left out because an element's class hides it
+    /// (see `class_hides`).
+    pub class_hidden_text: u64,
+    /// The most of that weight one such element held.
+    pub class_hidden_max: u64,
 }
 
 /// Cleaner settings.
@@ -126,6 +135,8 @@ pub struct Cleaned {
 pub struct CleanOptions {
     /// Parse `<noscript>` content as markup and keep it.
     pub keep_noscript: bool,
+    /// Keep elements that only their class hides (`class="hidden"`).
+    pub keep_class_hidden: bool,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -137,6 +148,8 @@ struct Open {
     emitted: bool,
     /// This element is removed with its content.
     removed: bool,
+    /// Removed because its class hides it.
+    class_hidden: bool,
     link: bool,
     boiler: bool,
     good: bool,
@@ -153,6 +166,10 @@ struct Cleaner<'a> {
     names: Vec<u8>,
     open_counts: Vec<u32>,
     suppress: u32,
+    /// Elements removed for their class alone that are open (at most one outside removed
+    /// content), and `class_hidden_text` when the outermost opened.
+    class_hidden_depth: u32,
+    class_hidden_from: u64,
     link_depth: u32,
     boiler_stack: Vec<u32>,
     good_depth: u32,
@@ -175,6 +192,8 @@ impl<'a> Cleaner<'a> {
             names: Vec::new(),
             open_counts: vec![0; COUNT_SLOTS],
             suppress: 0,
+            class_hidden_depth: 0,
+            class_hidden_from: 0,
             link_depth: 0,
             boiler_stack: Vec::new(),
             good_depth: 0,
@@ -216,9 +235,24 @@ impl<'a> Cleaner<'a> {
     }
 }
 
+/// A page where one element hidden by its class holds more text than this many times the
+/// text shown is cleaned again with those elements kept: its root waits behind a preloader
+/// for a script (`<div class="root hide">`), which a reader's browser runs.
+const CLASS_HIDDEN_RETRY: u64 = 1;
+
 /// Clean `html` (see the module docs).
 pub fn clean(html: &[u8], opts: CleanOptions) -> Cleaned {
-    Cleaner::new(html, opts).run()
+    let cleaned = Cleaner::new(html, opts).run();
+    if !opts.keep_class_hidden
+        && cleaned.class_hidden_max > CLASS_HIDDEN_RETRY * cleaned.text_weight
+    {
+        let again = CleanOptions {
+            keep_class_hidden: true,
+            ..opts
+        };
+        return Cleaner::new(html, again).run();
+    }
+    cleaned
 }
 
 #[cfg(test)]
@@ -243,6 +277,37 @@ mod tests {
             cleaned("<select><option>o</select><button>b</button>y"),
             "y"
         );
+    }
+
+    #[test]
+    fn elements_their_class_hides_are_removed() {
+        assert_eq!(cleaned("<div class=\"story hidden\"><p>x</p></div>y"), "y");
+        assert_eq!(cleaned("<p class=HIDE>x</p>y"), "y");
+        assert_eq!(cleaned("<span class=\"d-none\">x</span>y"), "y");
+        // Shown on some screens (Tailwind's `md:block`, Bootstrap's `d-lg-block`), or only
+        // named alike: kept.
+        for html in [
+            "<div class=\"hidden md:block\">x</div>",
+            "<div class=\"d-none d-lg-block\">x</div>",
+            "<div class=\"overflow-hidden\">x</div>",
+            "<div class=\"hidden-xs\">x</div>",
+        ] {
+            assert!(cleaned(html).contains('x'), "{html}");
+        }
+        // A page whose root waits hidden behind a preloader: the first pass hides more than
+        // it shows, so the page is cleaned again with the hidden elements kept.
+        let text = "Story line that a reader sees once the script has run. ".repeat(20);
+        let page = format!(
+            "<body><div class=\"preloader\"></div><div class=\"root hide\"><p>{text}</p>\
+             <div class=hidden>closed pop-up</div></div><p>footer</p></body>"
+        );
+        let kept = clean(page.as_bytes(), CleanOptions::default());
+        let buf = String::from_utf8(kept.buf).unwrap();
+        assert!(buf.contains("Story line that a reader sees"), "{buf}");
+        assert!(buf.contains("closed pop-up"), "{buf}");
+        let first = Cleaner::new(page.as_bytes(), CleanOptions::default()).run();
+        assert!(first.class_hidden_max > first.text_weight);
+        assert!(!String::from_utf8(first.buf).unwrap().contains("Story line"));
     }
 
     #[test]
@@ -439,6 +504,7 @@ mod tests {
             b"<noscript><p>x</p></noscript>y",
             CleanOptions {
                 keep_noscript: true,
+                ..CleanOptions::default()
             },
         );
         assert_eq!(kept.buf, b"<noscript><p>x</p></noscript>y");

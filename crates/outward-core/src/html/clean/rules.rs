@@ -170,7 +170,28 @@ impl Cleaner<'_> {
         None
     }
 
-    pub(super) fn open_element(&mut self, tag: Tag, raw: &[u8], attrs: &Attrs, removed: bool) {
+    /// The hints of an element about to open (none for one removed or inside removed
+    /// content, `html`, `body`, or inside `pre`).
+    pub(super) fn element_hints(&self, tag: Tag, attrs: &Attrs, removed: bool) -> Hints {
+        // Class words inside preformatted text mark code tokens (`hljs-comment`), not page
+        // parts (Readability skips them inside code too).
+        let in_pre = self.open_counts[Tag::Pre as usize] > 0;
+        if self.suppress == 0 && !removed && !in_pre && !matches!(tag, Tag::Html | Tag::Body) {
+            class_hints(attrs)
+        } else {
+            Hints::default()
+        }
+    }
+
+    /// Opens an element, with its `hints` (see `element_hints`).
+    pub(super) fn open_element(
+        &mut self,
+        tag: Tag,
+        raw: &[u8],
+        attrs: &Attrs,
+        removed: bool,
+        hints: Hints,
+    ) {
         let name_off = self.names.len() as u32;
         let mut name_len = 0u16;
         if tag == Tag::Other {
@@ -179,14 +200,6 @@ impl Cleaner<'_> {
         }
         let key = count_key(tag, &self.names[name_off as usize..]);
         let emitted = self.suppress == 0 && !removed;
-        // Class words inside preformatted text mark code tokens (`hljs-comment`), not page
-        // parts (Readability skips them inside code too).
-        let in_pre = self.open_counts[Tag::Pre as usize] > 0;
-        let hints = if emitted && !in_pre && !matches!(tag, Tag::Html | Tag::Body) {
-            class_hints(attrs)
-        } else {
-            Hints::default()
-        };
         let (mut boiler, mut strong, good) = (hints.boiler, hints.strong, hints.good);
         if emitted && tag.is_boilerplate() {
             boiler = true;
@@ -235,6 +248,7 @@ impl Cleaner<'_> {
             key,
             emitted,
             removed,
+            class_hidden: false,
             link,
             boiler,
             good: good && emitted,
@@ -251,6 +265,11 @@ impl Cleaner<'_> {
         self.open_counts[e.key as usize] -= 1;
         if e.removed {
             self.suppress -= 1;
+        }
+        if e.class_hidden {
+            self.class_hidden_depth -= 1;
+            let held = self.res.class_hidden_text - self.class_hidden_from;
+            self.res.class_hidden_max = self.res.class_hidden_max.max(held);
         }
         if e.emitted {
             self.finish_run();

@@ -14,6 +14,9 @@ impl Cleaner<'_> {
             self.close_head();
         }
         if self.suppress > 0 {
+            if self.class_hidden_depth > 0 {
+                self.res.class_hidden_text += u64::from(measure(seg).weight);
+            }
             return;
         }
         self.push_text(seg);
