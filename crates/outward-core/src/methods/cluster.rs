@@ -61,9 +61,8 @@ impl Extractor for Cluster {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::SiteMemoryBuilder;
+    use crate::site::builder_of;
     use crate::site::leaves::drawn_words as words;
-    use crate::site::page_prints;
 
     /// An article page of a site: the story in `div.story`, a sidebar of short news
     /// (`div.side`), longer than the story on some pages.
@@ -82,12 +81,10 @@ mod tests {
 
     #[test]
     fn the_clusters_rule_finds_the_story_where_the_page_alone_would_not() {
-        let mut b = SiteMemoryBuilder::default();
-        for n in 0..6 {
-            let url = format!("https://g.example/news/{n}");
-            b.add(page_prints(&Page::new(&page(n, 2), Some(&url))).unwrap());
-        }
-        let memory = b.finish(3);
+        let pages: Vec<(String, String)> = (0..6)
+            .map(|n| (format!("https://g.example/news/{n}"), page(n, 2)))
+            .collect();
+        let memory = builder_of(&pages).finish(3);
         // This page's sidebar holds more prose than its story.
         let html = page(42, 12);
         let p = Page::new(&html, Some("https://g.example/news/42"));

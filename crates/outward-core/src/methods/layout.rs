@@ -81,8 +81,7 @@ impl Extractor for Layout {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::SiteMemoryBuilder;
-    use crate::site::page_prints;
+    use crate::site::builder_of;
 
     fn page(section: &str, n: usize) -> String {
         let story: String = (0..4)
@@ -98,12 +97,11 @@ mod tests {
 
     #[test]
     fn blocks_identical_to_the_reference_page_go_and_link_blocks_go() {
-        let mut b = SiteMemoryBuilder::default();
-        for (section, n) in [("news", 1), ("news", 2), ("sport", 3)] {
-            let url = format!("https://g.example/{section}/{n}");
-            b.add(page_prints(&Page::new(&page(section, n), Some(&url))).unwrap());
-        }
-        let memory = b.finish(3);
+        let pages: Vec<(String, String)> = [("news", 1), ("news", 2), ("sport", 3)]
+            .into_iter()
+            .map(|(section, n)| (format!("https://g.example/{section}/{n}"), page(section, n)))
+            .collect();
+        let memory = builder_of(&pages).finish(3);
         let html = page("news", 9);
         let p = Page::new(&html, Some("https://g.example/news/9"));
         let site = memory.context(p.host());

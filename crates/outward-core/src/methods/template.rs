@@ -62,9 +62,8 @@ impl Extractor for Template {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::SiteMemoryBuilder;
+    use crate::site::builder_of;
     use crate::site::leaves::drawn_words as words;
-    use crate::site::page_prints;
 
     fn page(n: usize) -> String {
         let story: String = (0..3)
@@ -84,12 +83,10 @@ mod tests {
 
     #[test]
     fn near_equal_site_texts_go_before_the_blocks_are_judged() {
-        let mut b = SiteMemoryBuilder::default();
-        for n in 0..10 {
-            let url = format!("https://g.example/news/{n}");
-            b.add(page_prints(&Page::new(&page(n), Some(&url))).unwrap());
-        }
-        let memory = b.finish(3);
+        let pages: Vec<(String, String)> = (0..10)
+            .map(|n| (format!("https://g.example/news/{n}"), page(n)))
+            .collect();
+        let memory = builder_of(&pages).finish(3);
         let html = page(42);
         let p = Page::new(&html, Some("https://g.example/news/42"));
         let site = memory.context(p.host());

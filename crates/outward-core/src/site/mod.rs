@@ -585,6 +585,16 @@ pub(crate) fn outermost(mut prints: Vec<ElementPrint>) -> Vec<(u32, u32)> {
     ranges
 }
 
+/// A site memory builder that has read `pages` (URL, HTML), for tests.
+#[cfg(test)]
+pub(crate) fn builder_of(pages: &[(String, String)]) -> SiteMemoryBuilder {
+    let mut b = SiteMemoryBuilder::default();
+    for (url, html) in pages {
+        b.add(page_prints(&Page::new(html, Some(url))).unwrap());
+    }
+    b
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -596,18 +606,6 @@ mod tests {
              <div class=related><p>Related: other stories you may like {extra}</p></div>\
              <div class=footer><p>Copyright the site, all rights reserved.</p></div></body></html>"
         )
-    }
-
-    fn prints_of(url: &str, html: &str) -> PagePrints {
-        page_prints(&Page::new(html, Some(url))).unwrap()
-    }
-
-    fn builder_of(pages: &[(String, String)]) -> SiteMemoryBuilder {
-        let mut b = SiteMemoryBuilder::default();
-        for (url, html) in pages {
-            b.add(prints_of(url, html));
-        }
-        b
     }
 
     fn site_pages() -> Vec<(String, String)> {

@@ -432,13 +432,10 @@ impl Cleaner<'_> {
             self.implied_end_tags(tag);
         }
         self.open_element(tag, raw, &attrs, removed, hints);
-        if class_hidden
-            && removed
-            && let Some(top) = self.stack.last_mut()
-        {
+        if class_hidden && let Some(top) = self.stack.last_mut() {
             top.class_hidden = true;
-            self.class_hidden_depth += 1;
-            self.class_hidden_from = self.res.class_hidden_text;
+            self.class_hidden_open = true;
+            self.class_hidden_held = 0;
         }
         end
     }

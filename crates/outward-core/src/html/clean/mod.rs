@@ -123,10 +123,8 @@ pub struct Cleaned {
     pub text_weight: u64,
     /// `[start, end)` in `buf` of every boilerplate-hinted element.
     pub boiler_ranges: Vec<BoilerRange>,
-    /// Weight (as `text_weight`) of the text left out because an element's class hides it
-    /// (see `class_hides`).
-    pub class_hidden_text: u64,
-    /// The most of that weight one such element held.
+    /// The most text weight (as `text_weight`) one element that its class hides (see
+    /// `class_hides`) held.
     pub class_hidden_max: u64,
 }
 
@@ -166,10 +164,10 @@ struct Cleaner<'a> {
     names: Vec<u8>,
     open_counts: Vec<u32>,
     suppress: u32,
-    /// Elements removed for their class alone that are open (at most one outside removed
-    /// content), and `class_hidden_text` when the outermost opened.
-    class_hidden_depth: u32,
-    class_hidden_from: u64,
+    /// An element removed for its class alone is open (at most one is: inside removed
+    /// content none is told), and the text weight it holds so far.
+    class_hidden_open: bool,
+    class_hidden_held: u64,
     link_depth: u32,
     boiler_stack: Vec<u32>,
     good_depth: u32,
@@ -192,8 +190,8 @@ impl<'a> Cleaner<'a> {
             names: Vec::new(),
             open_counts: vec![0; COUNT_SLOTS],
             suppress: 0,
-            class_hidden_depth: 0,
-            class_hidden_from: 0,
+            class_hidden_open: false,
+            class_hidden_held: 0,
             link_depth: 0,
             boiler_stack: Vec::new(),
             good_depth: 0,

@@ -267,9 +267,8 @@ impl Cleaner<'_> {
             self.suppress -= 1;
         }
         if e.class_hidden {
-            self.class_hidden_depth -= 1;
-            let held = self.res.class_hidden_text - self.class_hidden_from;
-            self.res.class_hidden_max = self.res.class_hidden_max.max(held);
+            self.class_hidden_open = false;
+            self.res.class_hidden_max = self.res.class_hidden_max.max(self.class_hidden_held);
         }
         if e.emitted {
             self.finish_run();

@@ -14,8 +14,8 @@ impl Cleaner<'_> {
             self.close_head();
         }
         if self.suppress > 0 {
-            if self.class_hidden_depth > 0 {
-                self.res.class_hidden_text += u64::from(measure(seg).weight);
+            if self.class_hidden_open {
+                self.class_hidden_held += u64::from(measure(seg).weight);
             }
             return;
         }
