@@ -179,8 +179,15 @@ pub(super) fn value_hints(value: &[u8]) -> u8 {
 /// Prefixes of class names that carry a post's taxonomy, not its layout: WordPress's
 /// `post_class()` gives an entry `category-<slug>` and `tag-<slug>` for each of its
 /// categories and tags, whose words are the author's (`category-social-media`,
-/// `tag-advertising`).
-const TAXONOMY_CLASS_PREFIXES: [&[u8]; 3] = [b"category-", b"tag-", b"post_tag-"];
+/// `tag-advertising`); TypePad and Movable Type give it `entry-category-<slug>`
+/// (`entry-category-social_media`).
+const TAXONOMY_CLASS_PREFIXES: [&[u8]; 5] = [
+    b"category-",
+    b"tag-",
+    b"post_tag-",
+    b"entry-category-",
+    b"entry-tag-",
+];
 
 /// The hint bits of a class value (`bits`, from [`value_hints`]) without its taxonomy class
 /// names (see [`TAXONOMY_CLASS_PREFIXES`]); `bits` unchanged when it has none.
@@ -239,6 +246,15 @@ fn class_hides(class: &[u8]) -> bool {
     names().any(hides) && !names().any(shows_somewhere)
 }
 
+/// Whether an id names the page's sidebar: one of its words (between `-` and `_`) is
+/// "sidebar" (`sidebar`, `primary-sidebar`). Such an id is a strong hint, trusted even when
+/// the sidebar holds most of the page's text beside a short post; the class word is weak, as
+/// layouts name their wrappers `has-sidebar` or `content-with-sidebar`.
+fn names_the_sidebar(id: &[u8]) -> bool {
+    id.split(|&b| b == b'-' || b == b'_')
+        .any(|w| w.eq_ignore_ascii_case(b"sidebar"))
+}
+
 /// An element's hints from its attributes.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub(super) struct Hints {
@@ -280,7 +296,8 @@ pub(super) fn class_hints(attrs: &Attrs) -> Hints {
         }
         if bits & BOILER != 0 && (bits & MAYBE == 0 || bits & PRIVACY != 0) {
             boiler = true;
-            strong |= bits & STRONG != 0;
+            strong |=
+                bits & STRONG != 0 || (std::ptr::eq(value, attrs.id) && names_the_sidebar(value));
             never_content |= bits & PRIVACY != 0;
             comments |= bits & COMMENTS != 0;
         }
@@ -430,6 +447,29 @@ mod tests {
     }
 
     #[test]
+    fn an_id_naming_the_sidebar_is_a_strong_hint() {
+        let hints = |id: &[u8], class: &[u8]| {
+            class_hints(&Attrs {
+                id,
+                class,
+                ..Attrs::default()
+            })
+        };
+        for id in [&b"sidebar"[..], b"Primary-Sidebar", b"sidebar_right"] {
+            let h = hints(id, b"");
+            assert!(h.boiler && h.strong, "{h:?}");
+        }
+        for (id, class) in [
+            (&b""[..], &b"sidebar"[..]),
+            (b"", b"layout has-sidebar"),
+            (b"sidebarnav", b""),
+        ] {
+            let h = hints(id, class);
+            assert!(h.boiler && !h.strong, "{h:?}");
+        }
+    }
+
+    #[test]
     fn taxonomy_class_names_give_no_hint() {
         let hints = |class: &[u8]| {
             class_hints(&Attrs {
@@ -441,6 +481,9 @@ mod tests {
         let post = hints(b"post-9749 post type-post hentry category-social-media tag-ads");
         assert!(!post.boiler && post.good, "{post:?}");
         assert!(!hints(b"Category-Menu-Drops tag-sidebar").boiler);
+        // TypePad's entry of a post filed under "Social Media".
+        let entry = hints(b"entry-category-case_studies entry-category-social_media entry");
+        assert!(!entry.boiler && entry.good, "{entry:?}");
         // The other class names still count, and so does a name that only starts alike.
         assert!(hints(b"sidebar category-news").boiler);
         assert!(hints(b"social-share category-news").boiler);

@@ -171,13 +171,20 @@ impl Cleaner<'_> {
     }
 
     /// The hints of an element about to open (none for one removed or inside removed
-    /// content, `html`, `body`, or inside `pre`).
+    /// content, `html`, `body`, or inside `pre`; no weak boilerplate hint on a `span`).
     pub(super) fn element_hints(&self, tag: Tag, attrs: &Attrs, removed: bool) -> Hints {
         // Class words inside preformatted text mark code tokens (`hljs-comment`), not page
         // parts (Readability skips them inside code too).
         let in_pre = self.open_counts[Tag::Pre as usize] > 0;
         if self.suppress == 0 && !removed && !in_pre && !matches!(tag, Tag::Html | Tag::Body) {
-            class_hints(attrs)
+            let mut hints = class_hints(attrs);
+            // A weak boilerplate word on a span names no part of the page: the parts are
+            // blocks, and a span classed "sidebar" around a box of an article's items is
+            // the article's (azcentral.com). Strong words (comments, dialogs) stand.
+            if tag == Tag::Span && !hints.strong {
+                hints.boiler = false;
+            }
+            hints
         } else {
             Hints::default()
         }
