@@ -1,6 +1,7 @@
-//! Title choice: the `<title>` text cut after its last ` - ` / ` – ` / `_` / `|` separator
-//! when the part kept is long enough (seed 004's rule), else the first `<h1>`, else the
-//! whole `<title>`.
+//! Title choice: the `<title>` text cut after its last separator (` - `, ` – `, ` — `, `_`,
+//! `|`, and the spaced bullets and guillemets ` • `, ` · `, ` » `, ` « ` that site themes put
+//! before their name) when the part kept is long enough (seed 004's rule), else the first
+//! `<h1>`, else the whole `<title>`.
 //!
 //! Invariants: the result is trimmed, whitespace-folded, entity-decoded and never empty.
 
@@ -16,7 +17,7 @@ fn long_enough(s: &str) -> bool {
     s.split_whitespace().count() >= 3 || measure(s.as_bytes()).weight >= 12
 }
 
-const SEPARATORS: [&str; 5] = [" - ", " – ", " — ", "_", "|"];
+const SEPARATORS: [&str; 9] = [" - ", " – ", " — ", "_", "|", " • ", " · ", " » ", " « "];
 
 fn has_separator(s: &str) -> bool {
     SEPARATORS.iter().any(|sep| s.contains(sep))
@@ -64,6 +65,23 @@ mod tests {
         assert_eq!(
             choose_title(Some("北京今天下雨了_新闻中心_新浪网"), None).as_deref(),
             Some("北京今天下雨了")
+        );
+        // A bullet before the site's name (magiciansandmagic.com's forum theme), a guillemet.
+        assert_eq!(
+            choose_title(
+                Some("Who Is In Your Top 3 Mentalists Of All Time? • MAGICIANSANDMAGIC.COM"),
+                None
+            )
+            .as_deref(),
+            Some("Who Is In Your Top 3 Mentalists Of All Time?")
+        );
+        assert_eq!(
+            choose_title(
+                Some("Caring for cast iron, step by step « Kitchen Notes"),
+                None
+            )
+            .as_deref(),
+            Some("Caring for cast iron, step by step")
         );
     }
 
