@@ -17,10 +17,32 @@ fn long_enough(s: &str) -> bool {
     s.split_whitespace().count() >= 3 || measure(s.as_bytes()).weight >= 12
 }
 
-const SEPARATORS: [&str; 9] = [" - ", " – ", " — ", "_", "|", " • ", " · ", " » ", " « "];
+/// Separators written between spaces (` - `, ` • `, …); `_` and `|` separate alone.
+const SPACED_SEPARATORS: [char; 7] = ['-', '–', '—', '•', '·', '»', '«'];
+
+/// Where the last separator of `s` starts (its leading space for a spaced one), in one
+/// pass over the title instead of a search per separator.
+fn last_separator(s: &str) -> Option<usize> {
+    let mut last = None;
+    let mut before = [None, None];
+    for (at, c) in s.char_indices() {
+        // `before[1]` is the previous character, `before[0]` the one before it.
+        if let [Some((space_at, ' ')), Some((_, sep))] = before
+            && c == ' '
+            && SPACED_SEPARATORS.contains(&sep)
+        {
+            last = Some(space_at);
+        }
+        if c == '_' || c == '|' {
+            last = Some(at);
+        }
+        before = [before[1], Some((at, c))];
+    }
+    last
+}
 
 fn has_separator(s: &str) -> bool {
-    SEPARATORS.iter().any(|sep| s.contains(sep))
+    last_separator(s).is_some()
 }
 
 /// Choose the page title from the raw `<title>` text and the first `<h1>`'s text.
@@ -33,7 +55,7 @@ pub fn choose_title(raw_title: Option<&str>, h1: Option<&str>) -> Option<String>
         // Cut after the last separator while what is kept stays long enough.
         let mut kept: &str = t;
         let mut cut_any = false;
-        while let Some(at) = SEPARATORS.iter().filter_map(|sep| kept.rfind(sep)).max() {
+        while let Some(at) = last_separator(kept) {
             let shorter = kept[..at].trim();
             if !long_enough(shorter) {
                 break;
@@ -83,6 +105,28 @@ mod tests {
             .as_deref(),
             Some("Caring for cast iron, step by step")
         );
+    }
+
+    #[test]
+    fn the_last_separator_is_the_last_of_any_kind() {
+        let separators = [" - ", " – ", " — ", "_", "|", " • ", " · ", " » ", " « "];
+        let by_search = |s: &str| separators.iter().filter_map(|sep| s.rfind(sep)).max();
+        for s in [
+            "",
+            "no separator here",
+            "Title - Site",
+            "a_b - c | d",
+            "x - - y",
+            "Post • Forum · Site",
+            "«quoted» title",
+            "ends with a dash -",
+            "- starts with one",
+            "Überschrift — Zeitung_Ressort",
+            "北京今天下雨了_新闻中心_新浪网",
+            "a » b « c",
+        ] {
+            assert_eq!(last_separator(s), by_search(s), "{s}");
+        }
     }
 
     #[test]

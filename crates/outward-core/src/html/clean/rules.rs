@@ -177,14 +177,14 @@ impl Cleaner<'_> {
         // parts (Readability skips them inside code too).
         let in_pre = self.open_counts[Tag::Pre as usize] > 0;
         if self.suppress == 0 && !removed && !in_pre && !matches!(tag, Tag::Html | Tag::Body) {
-            let mut hints = class_hints(attrs);
+            let hints = class_hints(attrs);
             // A weak boilerplate word on a span names no part of the page: the parts are
             // blocks, and a span classed "sidebar" around a box of an article's items is
             // the article's (azcentral.com). Strong words (comments, dialogs) stand.
-            if tag == Tag::Span && !hints.strong {
-                hints.boiler = false;
+            Hints {
+                boiler: hints.boiler && (hints.strong || tag != Tag::Span),
+                ..hints
             }
-            hints
         } else {
             Hints::default()
         }
