@@ -611,31 +611,34 @@ const TRACKING_PARAMS: [&str; 5] = ["utm_", "srsltid", "gclid", "fbclid", "mc_"]
 /// document's URL carries an id (digits), a long slug, a deep path or a query that selects
 /// it; tracking parameters select nothing.
 fn is_landing_url(url: &str) -> bool {
-    let Some((_, rest)) = url.split_once("://") else {
+    let Some((path, query)) = path_and_query(url) else {
         return false;
     };
-    let rest = rest.split_once('#').map_or(rest, |(r, _)| r);
-    let (rest, query) = rest.split_once('?').unwrap_or((rest, ""));
-    let path = rest.find('/').map_or("", |i| &rest[i..]);
     let selects = query
         .split('&')
         .filter(|p| !p.is_empty())
         .any(|p| !TRACKING_PARAMS.iter().any(|t| p.starts_with(t)));
-    if selects {
-        return false;
-    }
-    let mut segments = path.split('/').filter(|s| !s.is_empty());
-    let mut count = 0;
-    let mut last = "";
-    for segment in segments.by_ref() {
-        count += 1;
-        if count > LANDING_MAX_SEGMENTS || segment.bytes().any(|b| b.is_ascii_digit()) {
-            return false;
-        }
-        last = segment;
-    }
-    let stem = last.rsplit_once('.').map_or(last, |(stem, _)| stem);
-    stem.split(['-', '_']).count() < LANDING_MAX_SLUG_WORDS
+    let segments = || path.split('/').filter(|s| !s.is_empty());
+    !selects
+        && segments().count() <= LANDING_MAX_SEGMENTS
+        && !segments().any(|s| s.bytes().any(|b| b.is_ascii_digit()))
+        && slug_stem(path).split(['-', '_']).count() < LANDING_MAX_SLUG_WORDS
+}
+
+/// A URL's path (from the first `/` after the host; empty without one) and its query, the
+/// fragment cut; `None` for a URL without a scheme.
+fn path_and_query(url: &str) -> Option<(&str, &str)> {
+    let (_, rest) = url.split_once("://")?;
+    let rest = rest.split_once('#').map_or(rest, |(r, _)| r);
+    let (rest, query) = rest.split_once('?').unwrap_or((rest, ""));
+    Some((rest.find('/').map_or("", |i| &rest[i..]), query))
+}
+
+/// A path's last segment without its extension: the document's slug
+/// (`/2012/8/9/open-thread.html` → `open-thread`).
+fn slug_stem(path: &str) -> &str {
+    let last = path.split('/').rfind(|s| !s.is_empty()).unwrap_or_default();
+    last.rsplit_once('.').map_or(last, |(stem, _)| stem)
 }
 
 /// Parts of the URLs of forum threads, as the common forum software writes them
@@ -660,19 +663,12 @@ const THREAD_URL_PARTS: [&str; 9] = [
 /// news of the app, and not a word inside the slug, as a shop's `sewing-thread-black`).
 /// `lower` is a lowercased URL.
 fn names_a_thread(lower: &str) -> bool {
-    let path = lower
-        .split_once("://")
-        .map_or(lower, |(_, rest)| rest)
-        .split(['?', '#'])
-        .next()
-        .unwrap_or_default();
-    let slug = path
-        .trim_end_matches('/')
-        .rsplit('/')
-        .next()
-        .unwrap_or_default();
-    let stem = slug.rsplit_once('.').map_or(slug, |(stem, _)| stem);
-    stem.rsplit(|c: char| !c.is_ascii_alphanumeric()).next() == Some("thread")
+    path_and_query(lower).is_some_and(|(path, _)| {
+        slug_stem(path)
+            .rsplit(|c: char| !c.is_ascii_alphanumeric())
+            .next()
+            == Some("thread")
+    })
 }
 
 /// What a page's URL says of it: a landing page (see `is_landing_url`), or a forum thread

@@ -197,7 +197,7 @@ fn layout_class_hints(value: &[u8], bits: u8) -> u8 {
             .iter()
             .any(|p| name.len() > p.len() && name[..p.len()].eq_ignore_ascii_case(p))
     };
-    let names = value.split(|&b| is_ws(b)).filter(|n| !n.is_empty());
+    let names = class_names(value);
     if !names.clone().any(is_taxonomy) {
         return bits;
     }
@@ -218,12 +218,20 @@ fn is_ad_word_at(value: &[u8], i: usize) -> bool {
     (i == 0 || !alnum_at(i - 1)) && !alnum_at(end)
 }
 
-/// An id made of four or more words joined by `-`/`_` (a heading slug, a generated id).
-pub(super) fn is_slug(id: &[u8]) -> bool {
+/// The class names of a class value (split at whitespace).
+fn class_names(value: &[u8]) -> impl Iterator<Item = &[u8]> + Clone {
+    value.split(|&b| is_ws(b)).filter(|n| !n.is_empty())
+}
+
+/// The words of an id (split at `-` and `_`).
+fn id_words(id: &[u8]) -> impl Iterator<Item = &[u8]> {
     id.split(|&b| b == b'-' || b == b'_')
         .filter(|w| !w.is_empty())
-        .count()
-        >= 4
+}
+
+/// An id made of four or more words joined by `-`/`_` (a heading slug, a generated id).
+pub(super) fn is_slug(id: &[u8]) -> bool {
+    id_words(id).count() >= 4
 }
 
 /// Whether a class list hides its element on every screen: a class name that style sheets
@@ -234,7 +242,7 @@ fn class_hides(class: &[u8]) -> bool {
     if class.len() < 4 || class.len() > 300 {
         return false;
     }
-    let names = || class.split(|&b| is_ws(b)).filter(|n| !n.is_empty());
+    let names = || class_names(class);
     let hides = |n: &[u8]| {
         n.eq_ignore_ascii_case(b"hidden")
             || n.eq_ignore_ascii_case(b"hide")
@@ -251,8 +259,7 @@ fn class_hides(class: &[u8]) -> bool {
 /// the sidebar holds most of the page's text beside a short post; the class word is weak, as
 /// layouts name their wrappers `has-sidebar` or `content-with-sidebar`.
 fn names_the_sidebar(id: &[u8]) -> bool {
-    id.split(|&b| b == b'-' || b == b'_')
-        .any(|w| w.eq_ignore_ascii_case(b"sidebar"))
+    id_words(id).any(|w| w.eq_ignore_ascii_case(b"sidebar"))
 }
 
 /// An element's hints from its attributes.
