@@ -254,6 +254,31 @@ fn class_hides(class: &[u8]) -> bool {
     names().any(hides) && !names().any(shows_somewhere)
 }
 
+/// Whether a hidden element is the collapsed panel of a disclosure widget, which a click on
+/// its visible tab or heading opens: `role="tabpanel"`, an accordion's `role="region"`, an
+/// element labelled by its trigger (`aria-labelledby`) with no role of its own, or one whose
+/// class names an accordion or a collapsible part (`accordion-content`, `chakra-collapse`).
+/// Its text is the page's (FAQ answers, a product's details, a quickstart's code in other
+/// languages); dialogs, menus and tooltips, which have roles of their own, stay hidden.
+pub(super) fn is_collapsed_panel(attrs: &Attrs) -> bool {
+    let role = attrs.role;
+    let class_names_a_panel = || {
+        attrs.class.len() <= 300
+            && (contains_ignore_case(attrs.class, b"accordion")
+                || contains_ignore_case(attrs.class, b"collapse"))
+    };
+    role.eq_ignore_ascii_case(b"tabpanel")
+        || role.eq_ignore_ascii_case(b"region")
+        || (role.is_empty() && (attrs.labelled || class_names_a_panel()))
+}
+
+/// Whether `word` (lowercase) occurs in `value`, ignoring ASCII case.
+fn contains_ignore_case(value: &[u8], word: &[u8]) -> bool {
+    value
+        .windows(word.len())
+        .any(|w| w.eq_ignore_ascii_case(word))
+}
+
 /// Whether an id names the page's sidebar: one of its words (between `-` and `_`) is
 /// "sidebar" (`sidebar`, `primary-sidebar`). Such an id is a strong hint, trusted even when
 /// the sidebar holds most of the page's text beside a short post; the class word is weak, as

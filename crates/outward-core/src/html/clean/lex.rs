@@ -16,7 +16,13 @@ pub(super) struct Attrs<'a> {
     pub(super) role: &'a [u8],
     pub(super) itemprop: &'a [u8],
     pub(super) href: bool,
+    /// Hidden from view: `display:none`, `hidden`, `popover`.
     pub(super) hidden: bool,
+    /// `aria-hidden="true"`: hidden from screen readers, and so from the text (icons, a
+    /// carousel's off-screen copies, decoys), but not a hidden block a script will show.
+    pub(super) aria_hidden: bool,
+    /// `aria-labelledby` is present: something else on the page names (and often opens) it.
+    pub(super) labelled: bool,
 }
 
 /// Byte classes of the lexer (bits of [`LEX_CLASS`]).
@@ -169,11 +175,20 @@ pub(super) fn record_attr<'a>(attrs: &mut Attrs<'a>, name: &[u8], value: &'a [u8
         4 if name.eq_ignore_ascii_case(b"role") => attrs.role = value,
         5 if name.eq_ignore_ascii_case(b"class") => attrs.class = value,
         5 if name.eq_ignore_ascii_case(b"style") && style_hides(value) => attrs.hidden = true,
-        6 if name.eq_ignore_ascii_case(b"hidden") => attrs.hidden = true,
-        8 if name.eq_ignore_ascii_case(b"itemprop") => attrs.itemprop = value,
-        11 if name.eq_ignore_ascii_case(b"aria-hidden") && value.eq_ignore_ascii_case(b"true") => {
+        // `hidden="until-found"`: collapsed, but shown by the browser's find and meant to
+        // be read (accordions).
+        6 if name.eq_ignore_ascii_case(b"hidden")
+            && !value.eq_ignore_ascii_case(b"until-found") =>
+        {
             attrs.hidden = true
         }
+        // A popover (`<div popover>`) is hidden until a script or button opens it.
+        7 if name.eq_ignore_ascii_case(b"popover") => attrs.hidden = true,
+        8 if name.eq_ignore_ascii_case(b"itemprop") => attrs.itemprop = value,
+        11 if name.eq_ignore_ascii_case(b"aria-hidden") && value.eq_ignore_ascii_case(b"true") => {
+            attrs.aria_hidden = true
+        }
+        15 if name.eq_ignore_ascii_case(b"aria-labelledby") => attrs.labelled = true,
         _ => {}
     }
 }
@@ -408,11 +423,20 @@ impl Cleaner<'_> {
             }
             return end;
         }
-        let hidden = attrs.hidden && !is_streamed_segment(attrs.id);
-        let mut removed = (tag.is_removed() || hidden) && !matches!(tag, Tag::Html | Tag::Body);
-        let mut hints = self.element_hints(tag, &attrs, removed);
-        let class_hidden = hints.hides && !self.opts.keep_class_hidden;
-        if class_hidden {
+        let revealed = self.opts.reveal == Some(lt as u32);
+        let attr_hidden = (attrs.hidden || attrs.aria_hidden)
+            && !is_streamed_segment(attrs.id)
+            && !is_collapsed_panel(&attrs)
+            && !revealed
+            && !matches!(tag, Tag::Html | Tag::Body);
+        let mut removed = tag.is_removed() && !matches!(tag, Tag::Html | Tag::Body);
+        let mut hints = self.element_hints(tag, &attrs, removed || attr_hidden);
+        let class_hidden = hints.hides && !revealed;
+        // The outermost hidden element's text is counted: a page whose text is mostly in one
+        // is cleaned again showing it (see `clean`).
+        let counts_hidden =
+            ((attr_hidden && attrs.hidden) || class_hidden) && !removed && self.suppress == 0;
+        if attr_hidden || class_hidden {
             removed = true;
             hints = Hints::default();
         }
@@ -423,19 +447,25 @@ impl Cleaner<'_> {
         if self.head_open() && !is_head_content(tag) {
             self.close_head();
         }
-        if self.suppress == 0 {
-            if matches!(tag, Tag::Html | Tag::Body)
-                && self.open_counts[count_key(tag, &[]) as usize] > 0
-            {
-                return end;
-            }
+        if self.suppress == 0
+            && matches!(tag, Tag::Html | Tag::Body)
+            && self.open_counts[count_key(tag, &[]) as usize] > 0
+        {
+            return end;
+        }
+        // Implied end tags hold inside removed content too, as a browser builds the tree
+        // whatever CSS then hides: `<p style="display:none">&nbsp;<p>The article…` closes
+        // the hidden paragraph, and the article after it is shown (thepodcasthost.com).
+        // Not inside SVG or MathML, whose elements (`<a>`, `<title>`) imply nothing.
+        if self.suppress == 0 || !self.in_foreign_content() {
             self.implied_end_tags(tag);
         }
         self.open_element(tag, raw, &attrs, removed, hints);
-        if class_hidden && let Some(top) = self.stack.last_mut() {
-            top.class_hidden = true;
-            self.class_hidden_open = true;
-            self.class_hidden_held = 0;
+        if counts_hidden && let Some(top) = self.stack.last_mut() {
+            top.counted_hidden = true;
+            self.hidden_open = true;
+            self.hidden_held = 0;
+            self.hidden_open_at = lt as u32;
         }
         end
     }

@@ -6,15 +6,21 @@
 //! - comments, doctype, processing instructions, `head`, `script`, `style`, `template`,
 //!   `svg`, `math`, `iframe`, `select`, `textarea`, `button`, `object`, `canvas`,
 //!   `audio`/`video`, `noscript` (unless kept) and every element marked `hidden`,
-//!   `aria-hidden="true"` or `display:none` are gone with their content (`visibility:hidden`
-//!   stays: WeChat hides its articles that way until a script shows them; so do React's
-//!   streamed segments, `<div hidden id="S:0">`, which a script moves into place at once:
-//!   Next.js pages serve their article that way) (`form` is always kept: ASP.NET wraps
-//!   whole pages in one); so are elements whose class hides them on every screen
-//!   (`hidden`, `hide`, `d-none` without a responsive class that shows them: a teaser copy
-//!   of the article for other readers, closed pop-ups), unless one of them holds more text
-//!   than the page shows: then the page waits behind a preloader for a script
-//!   (`<div class="root hide">`), and a second pass keeps them;
+//!   `aria-hidden="true"`, `popover` or `display:none` are gone with their content
+//!   (`visibility:hidden` stays: WeChat hides its articles that way until a script shows
+//!   them; so do React's streamed segments, `<div hidden id="S:0">`, which a script moves
+//!   into place at once: Next.js pages serve their article that way; so do the collapsed
+//!   panels of tabs and accordions, `role="tabpanel"`, `role="region"`, labelled by their
+//!   trigger or classed `accordion…`/`…collapse…`, whose FAQ answers and details are the
+//!   page's text) (`form` is always kept: ASP.NET wraps whole pages in one); so are
+//!   elements whose class hides them on every screen (`hidden`, `hide`, `d-none` without a
+//!   responsive class that shows them: a teaser copy of the article for other readers,
+//!   closed pop-ups), unless one hidden element (by class, `hidden` or `display:none`; not
+//!   `aria-hidden`) holds more text than the page shows: then the page waits behind a
+//!   preloader or an age gate for a script (`<div class="root hide">`), and a second pass
+//!   shows that element;
+//! - implied end tags apply inside hidden content too (`<p hidden>…<p>` closes the hidden
+//!   paragraph), except inside `svg` and `math`;
 //! - `<` and `>` occur only as tag delimiters (text `<`/`>` become `&lt;`/`&gt;`), so a tag
 //!   ends at the first `>` and starts at the last `<` before it, in either direction;
 //! - tags are canonical: `<name` + flags (` h` href present, ` b` boilerplate hint,
@@ -123,9 +129,12 @@ pub struct Cleaned {
     pub text_weight: u64,
     /// `[start, end)` in `buf` of every boilerplate-hinted element.
     pub boiler_ranges: Vec<BoilerRange>,
-    /// The most text weight (as `text_weight`) one element that its class hides (see
-    /// `class_hides`) held.
-    pub class_hidden_max: u64,
+    /// The most text weight (as `text_weight`) one hidden element held (hidden by its class,
+    /// see `class_hides`, or by its attributes: `display:none`, `hidden`, `aria-hidden`,
+    /// `popover`; not counting elements inside it or removed by their tag).
+    pub hidden_max: u64,
+    /// Where that element's start tag begins in the source (its `<`).
+    pub hidden_max_at: u32,
 }
 
 /// Cleaner settings.
@@ -133,8 +142,9 @@ pub struct Cleaned {
 pub struct CleanOptions {
     /// Parse `<noscript>` content as markup and keep it.
     pub keep_noscript: bool,
-    /// Keep elements that only their class hides (`class="hidden"`).
-    pub keep_class_hidden: bool,
+    /// Show the hidden element whose start tag begins at this source offset (and what it
+    /// holds, except what is hidden inside it).
+    pub reveal: Option<u32>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -146,8 +156,8 @@ struct Open {
     emitted: bool,
     /// This element is removed with its content.
     removed: bool,
-    /// Removed because its class hides it.
-    class_hidden: bool,
+    /// Hidden by its class or attributes, outermost: its text is counted (`hidden_held`).
+    counted_hidden: bool,
     link: bool,
     boiler: bool,
     good: bool,
@@ -166,8 +176,11 @@ struct Cleaner<'a> {
     suppress: u32,
     /// An element removed for its class alone is open (at most one is: inside removed
     /// content none is told), and the text weight it holds so far.
-    class_hidden_open: bool,
-    class_hidden_held: u64,
+    /// A counted hidden element is open; `hidden_held` is the weight of its text so far,
+    /// `hidden_open_at` where its start tag begins.
+    hidden_open: bool,
+    hidden_held: u64,
+    hidden_open_at: u32,
     link_depth: u32,
     boiler_stack: Vec<u32>,
     good_depth: u32,
@@ -190,8 +203,9 @@ impl<'a> Cleaner<'a> {
             names: Vec::new(),
             open_counts: vec![0; COUNT_SLOTS],
             suppress: 0,
-            class_hidden_open: false,
-            class_hidden_held: 0,
+            hidden_open: false,
+            hidden_held: 0,
+            hidden_open_at: 0,
             link_depth: 0,
             boiler_stack: Vec::new(),
             good_depth: 0,
@@ -233,19 +247,18 @@ impl<'a> Cleaner<'a> {
     }
 }
 
-/// A page where one element hidden by its class holds more text than this many times the
-/// text shown is cleaned again with those elements kept: its root waits behind a preloader
-/// for a script (`<div class="root hide">`), which a reader's browser runs.
-const CLASS_HIDDEN_RETRY: u64 = 1;
+/// A page where one hidden element holds more text than this many times the text shown is
+/// cleaned again with that element shown: its root waits behind a preloader for a script
+/// (`<div class="root hide">`), an age gate (`<div class="easylockdown-content"
+/// style="display:none">`) or a deferred block, which a reader's browser shows.
+const HIDDEN_RETRY: u64 = 1;
 
 /// Clean `html` (see the module docs).
 pub fn clean(html: &[u8], opts: CleanOptions) -> Cleaned {
     let cleaned = Cleaner::new(html, opts).run();
-    if !opts.keep_class_hidden
-        && cleaned.class_hidden_max > CLASS_HIDDEN_RETRY * cleaned.text_weight
-    {
+    if opts.reveal.is_none() && cleaned.hidden_max > HIDDEN_RETRY * cleaned.text_weight {
         let again = CleanOptions {
-            keep_class_hidden: true,
+            reveal: Some(cleaned.hidden_max_at),
             ..opts
         };
         return Cleaner::new(html, again).run();
@@ -293,7 +306,8 @@ mod tests {
             assert!(cleaned(html).contains('x'), "{html}");
         }
         // A page whose root waits hidden behind a preloader: the first pass hides more than
-        // it shows, so the page is cleaned again with the hidden elements kept.
+        // it shows, so the page is cleaned again with that element shown; what is hidden
+        // inside it stays hidden.
         let text = "Story line that a reader sees once the script has run. ".repeat(20);
         let page = format!(
             "<body><div class=\"preloader\"></div><div class=\"root hide\"><p>{text}</p>\
@@ -302,10 +316,59 @@ mod tests {
         let kept = clean(page.as_bytes(), CleanOptions::default());
         let buf = String::from_utf8(kept.buf).unwrap();
         assert!(buf.contains("Story line that a reader sees"), "{buf}");
-        assert!(buf.contains("closed pop-up"), "{buf}");
+        assert!(!buf.contains("closed pop-up"), "{buf}");
         let first = Cleaner::new(page.as_bytes(), CleanOptions::default()).run();
-        assert!(first.class_hidden_max > first.text_weight);
+        assert!(first.hidden_max > first.text_weight);
         assert!(!String::from_utf8(first.buf).unwrap().contains("Story line"));
+    }
+
+    #[test]
+    fn a_page_hidden_by_its_style_is_shown_when_it_holds_most_text() {
+        // deathwishcoffee.com: the whole shop waits in `display:none` behind an age gate.
+        let text = "Dark roast, bold flavour and a smooth finish in every cup. ".repeat(20);
+        let page = format!(
+            "<body><div class=gate><p>Are you 21?</p></div>\
+             <div class=\"easylockdown-content\" style=\"display:none;\"><p>{text}</p>\
+             <div style=\"display:none\">closed cart</div></div><p>footer</p></body>"
+        );
+        let buf = cleaned(&page);
+        assert!(buf.contains("Dark roast"), "{buf}");
+        assert!(!buf.contains("closed cart"), "{buf}");
+        // Less hidden text than shown: it stays hidden.
+        let page = format!(
+            "<body><p>{text}</p><div style=\"display:none\"><p>Hidden copy.</p></div></body>"
+        );
+        assert!(!cleaned(&page).contains("Hidden copy"));
+        // `aria-hidden` hides from the text but is no block waiting for a script (yahoo's
+        // off-screen news stream beside a short story): never shown.
+        let page = format!(
+            "<body><p>Short story.</p><div aria-hidden=\"true\"><p>{text}</p></div></body>"
+        );
+        assert!(!cleaned(&page).contains("Dark roast"));
+    }
+
+    #[test]
+    fn collapsed_panels_of_tabs_and_accordions_are_kept() {
+        for html in [
+            "<div role=\"tabpanel\" aria-labelledby=\"t2\" hidden>panel</div>",
+            "<div role=\"region\" style=\"display:none;\">panel</div>",
+            "<div aria-labelledby=\"item-2-heading\" aria-hidden=\"true\" hidden>panel</div>",
+            "<div class=\"faq-answer accordion-content\" style=\"display:none\">panel</div>",
+            "<div class=\"chakra-collapse\" style=\"display:none;opacity:0\">panel</div>",
+            "<div hidden=\"until-found\">panel</div>",
+        ] {
+            assert_eq!(cleaned(html).matches("panel").count(), 1, "{html}");
+        }
+        // Dialogs, menus and popovers stay hidden.
+        for html in [
+            "<div role=\"dialog\" aria-labelledby=\"h\" hidden>panel</div>",
+            "<ul role=\"menu\" aria-labelledby=\"b\" style=\"display:none\">panel</ul>",
+            "<div popover><div role=\"tabpanel\">panel</div></div>",
+            "<div class=\"accordion\" role=\"dialog\" hidden>panel</div>",
+        ] {
+            let page = format!("{html}<p>The text shown.</p>");
+            assert!(!cleaned(&page).contains("panel"), "{page}");
+        }
     }
 
     #[test]
@@ -374,6 +437,25 @@ mod tests {
         );
         assert_eq!(cleaned("<h1>a<h2>b"), "<h1>a</h1><h2>b</h2>");
         assert_eq!(cleaned("<a href=x>a<a href=y>b"), "<a h>a</a><a h>b</a>");
+    }
+
+    #[test]
+    fn implied_end_tags_close_hidden_elements() {
+        // thepodcasthost.com: an unclosed hidden paragraph before the article's first one.
+        assert_eq!(
+            cleaned("<p style=\"display: none;\">&nbsp;<p>article</p>"),
+            "<p>article</p>"
+        );
+        assert_eq!(cleaned("<ul><li hidden>a<li>b</ul>"), "<ul><li>b</li></ul>");
+        assert_eq!(
+            cleaned("<div hidden><p>a<p>b</div><p>shown text</p>"),
+            "<p>shown text</p>"
+        );
+        // Inside SVG, `<a>` implies no end tag: the hidden drawing stays hidden.
+        assert_eq!(
+            cleaned("<a href=x>a<svg><a>b</a></svg>c</a>"),
+            "<a h>ac</a>"
+        );
     }
 
     #[test]

@@ -61,6 +61,12 @@ impl Cleaner<'_> {
         self.open_counts[Tag::Head as usize] > 0
     }
 
+    /// Whether an `svg` or `math` element is open: foreign content, where HTML's implied
+    /// end tags do not apply.
+    pub(super) fn in_foreign_content(&self) -> bool {
+        self.open_counts[Tag::Svg as usize] > 0 || self.open_counts[Tag::Math as usize] > 0
+    }
+
     pub(super) fn close_head(&mut self) {
         if let Some(idx) = self.find_open(|_, e| e.tag == Tag::Head, |_| false) {
             self.pop_to(idx);
@@ -255,7 +261,7 @@ impl Cleaner<'_> {
             key,
             emitted,
             removed,
-            class_hidden: false,
+            counted_hidden: false,
             link,
             boiler,
             good: good && emitted,
@@ -273,9 +279,12 @@ impl Cleaner<'_> {
         if e.removed {
             self.suppress -= 1;
         }
-        if e.class_hidden {
-            self.class_hidden_open = false;
-            self.res.class_hidden_max = self.res.class_hidden_max.max(self.class_hidden_held);
+        if e.counted_hidden {
+            self.hidden_open = false;
+            if self.hidden_held > self.res.hidden_max {
+                self.res.hidden_max = self.hidden_held;
+                self.res.hidden_max_at = self.hidden_open_at;
+            }
         }
         if e.emitted {
             self.finish_run();

@@ -14,8 +14,8 @@ impl Cleaner<'_> {
             self.close_head();
         }
         if self.suppress > 0 {
-            if self.class_hidden_open {
-                self.class_hidden_held += u64::from(measure(seg).weight);
+            if self.hidden_open {
+                self.hidden_held += u64::from(measure(seg).weight);
             }
             return;
         }
