@@ -1,7 +1,8 @@
 //! [`Page`]: one record's HTML, analysed once. Every method reads the same `Page`; none
 //! cleans the page again. Analysis is the cleaner's single pass (see `html::clean`) and, for
-//! a page that shows almost no text but had `<noscript>` content, a second pass that keeps it
-//! (Discourse and friends serve their content there).
+//! a page that shows almost no text, or less than one of its `<noscript>` elements holds, a
+//! second pass that keeps `<noscript>` content (Discourse and friends serve their content
+//! there; Blogger serves its posts in a script and again there).
 //!
 //! Invariants: `cleaned()` is the page as written (`<noscript>` dropped), what the published
 //! methods see; `visible()` is the page a reader sees, never lighter in text than
@@ -9,7 +10,9 @@
 
 use crate::html::clean::{CleanOptions, Cleaned, clean};
 
-/// Pages whose cleaned text weighs less than this get a second look with `<noscript>` kept.
+/// Pages whose cleaned text weighs less than this, or less than one `<noscript>` of theirs
+/// holds (Blogger serves its posts in a script and again in `<noscript>`), get a second look
+/// with `<noscript>` kept.
 const NOSCRIPT_RETRY_WEIGHT: u64 = 200;
 
 /// A page analysed for extraction.
@@ -27,7 +30,9 @@ impl<'a> Page<'a> {
     /// Analyses `html`, the decoded text of a page fetched from `url` (when known).
     pub fn new(html: &'a str, url: Option<&'a str>) -> Page<'a> {
         let cleaned = clean(html.as_bytes(), CleanOptions::default());
-        let with_noscript = (cleaned.text_weight < NOSCRIPT_RETRY_WEIGHT && cleaned.saw_noscript)
+        let with_noscript = ((cleaned.text_weight < NOSCRIPT_RETRY_WEIGHT
+            || cleaned.noscript_max > cleaned.text_weight)
+            && cleaned.saw_noscript)
             .then(|| {
                 clean(
                     html.as_bytes(),
@@ -109,7 +114,7 @@ mod tests {
     }
 
     #[test]
-    fn noscript_is_kept_only_when_the_page_shows_almost_nothing() {
+    fn noscript_is_kept_only_when_the_page_shows_less_than_it_holds() {
         let empty = "<body><div id=app></div><noscript><p>The whole forum post, readable \
                      without scripts, with enough words to count as text.</p></noscript></body>";
         let page = Page::new(empty, None);
@@ -123,5 +128,17 @@ mod tests {
         let page = Page::new(&article, Some("https://News.example/a"));
         assert!(std::ptr::eq(page.visible(), page.cleaned()));
         assert_eq!(page.host(), Some("news.example"));
+
+        // ai.googleblog.com: the post is written by a script and again in `<noscript>`; the
+        // page shows a sidebar archive, heavier than the threshold but lighter than the post.
+        let blogger = format!(
+            "<body><ul>{}</ul><script>document.write(post)</script><noscript><p>{}</p>\
+             </noscript></body>",
+            "<li><a href=/2020/07>July 2020</a></li>".repeat(30),
+            "High dynamic range imaging captures shadows and highlights. ".repeat(20)
+        );
+        let page = Page::new(&blogger, None);
+        assert!(page.cleaned().text_weight > NOSCRIPT_RETRY_WEIGHT);
+        assert!(page.visible().text_weight > 2 * page.cleaned().text_weight);
     }
 }

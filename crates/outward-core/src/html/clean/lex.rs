@@ -201,6 +201,23 @@ fn is_streamed_segment(id: &[u8]) -> bool {
     id.len() > 2 && id.starts_with(b"S:") && id[2..].iter().all(u8::is_ascii_digit)
 }
 
+/// The text weight (as `Cleaned::text_weight`) of the text outside tags in `markup`: what a
+/// `<noscript>` would show, roughly (comments and raw text count as text).
+fn text_weight_of_markup(markup: &[u8]) -> u64 {
+    let mut weight = 0u64;
+    let mut rest = markup;
+    while !rest.is_empty() {
+        let text_end = find_byte(b'<', rest).unwrap_or(rest.len());
+        weight += u64::from(measure(&rest[..text_end]).weight);
+        rest = &rest[text_end..];
+        rest = match find_byte(b'>', rest) {
+            Some(gt) => &rest[gt + 1..],
+            None => &[],
+        };
+    }
+    weight
+}
+
 /// Searchers built once per process: building one is most of the cost of a short search,
 /// and pages hold thousands of comments and scripts.
 static END_TAG_OPEN: LazyLock<memmem::Finder<'static>> =
@@ -396,6 +413,10 @@ impl Cleaner<'_> {
                     self.res.title = Some(t.into_owned());
                 }
                 return after;
+            }
+            if tag == Tag::Noscript {
+                let held = text_weight_of_markup(&src[end..content_end]);
+                self.res.noscript_max = self.res.noscript_max.max(held);
             }
             if tag.is_removed() || tag == Tag::Noscript || self.suppress > 0 {
                 return after;

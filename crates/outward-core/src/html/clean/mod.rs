@@ -125,6 +125,8 @@ pub struct Cleaned {
     /// Range of the first `<h1>` element in `buf` (start tag to end of end tag).
     pub h1: Option<(u32, u32)>,
     pub saw_noscript: bool,
+    /// The most bytes one `<noscript>` held (markup and text), when not kept.
+    pub noscript_max: u64,
     /// Sum of the weights of all runs.
     pub text_weight: u64,
     /// `[start, end)` in `buf` of every boilerplate-hinted element.
