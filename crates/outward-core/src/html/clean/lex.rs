@@ -451,7 +451,7 @@ impl Cleaner<'_> {
             && !revealed
             && !matches!(tag, Tag::Html | Tag::Body);
         let mut removed = tag.is_removed() && !matches!(tag, Tag::Html | Tag::Body);
-        let mut hints = self.element_hints(tag, &attrs, removed || attr_hidden);
+        let mut hints = self.element_hints(tag, &attrs, removed);
         let class_hidden = hints.hides && !revealed;
         // The outermost hidden element's text is counted: a page whose text is mostly in one
         // is cleaned again showing it (see `clean`).

@@ -347,6 +347,13 @@ mod tests {
             "<body><p>Short story.</p><div aria-hidden=\"true\"><p>{text}</p></div></body>"
         );
         assert!(!cleaned(&page).contains("Dark roast"));
+        // Unless its class hides it too (merrilledge.com's methods, `class="hide"
+        // aria-hidden="true"`, shown by a script).
+        let page = format!(
+            "<body><p>Short story.</p><div class=hide aria-hidden=\"true\"><p>{text}</p>\
+             </div></body>"
+        );
+        assert!(cleaned(&page).contains("Dark roast"));
     }
 
     #[test]
