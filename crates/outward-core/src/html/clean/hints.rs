@@ -302,34 +302,118 @@ pub(super) struct Hints {
     pub hides: bool,
 }
 
-/// The boilerplate and content hints of an element's attributes.
-#[inline]
+/// What a class attribute's value says by itself: its hint bits (with the names of a post's
+/// taxonomy set aside) and whether it hides its element on every screen. A pure function of
+/// the value, which pages repeat on many elements: the cleaner memoizes it ([`ValueMemo`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(super) struct ClassValue {
+    bits: u8,
+    hides: bool,
+}
+
+/// Longest `id` or `class` value whose words are read (longer ones are generated data).
+const MAX_HINTED_VALUE: usize = 300;
+
+pub(super) fn class_value(class: &[u8]) -> ClassValue {
+    if class.is_empty() || class.len() > MAX_HINTED_VALUE {
+        return ClassValue::default();
+    }
+    let mut bits = value_hints(class);
+    let hides = bits & HIDES != 0 && class_hides(class);
+    if bits & BOILER != 0 {
+        bits = layout_class_hints(class, bits);
+    }
+    ClassValue { bits, hides }
+}
+
+/// What an `id` value says by itself: its hint bits (none for a heading's slug) and whether
+/// it names the sidebar.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(super) struct IdValue {
+    bits: u8,
+    sidebar: bool,
+}
+
+pub(super) fn id_value(id: &[u8]) -> IdValue {
+    // Ids that are slugs of headings ("evolve-shared-mutable-history") say nothing.
+    if id.is_empty() || id.len() > MAX_HINTED_VALUE || is_slug(id) {
+        return IdValue::default();
+    }
+    let bits = value_hints(id);
+    IdValue {
+        bits,
+        sidebar: bits & BOILER != 0 && names_the_sidebar(id),
+    }
+}
+
+/// A pure function of attribute values ([`class_value`]) memoized over one page: a
+/// direct-mapped table of the last value seen in each slot (a slot from the value's length
+/// and its first and last eight bytes), checked byte for byte, so a hit gives exactly what
+/// computing it again would. 256 slots: 1,024 find no more repeats on dev pages.
+pub(super) struct ValueMemo<'a, V> {
+    slots: Vec<(&'a [u8], V)>,
+}
+
+/// A power of two.
+const MEMO_SLOTS: usize = 256;
+
+impl<'a, V: Copy + Default> ValueMemo<'a, V> {
+    pub(super) fn new() -> Self {
+        ValueMemo {
+            slots: vec![(&[][..], V::default()); MEMO_SLOTS],
+        }
+    }
+
+    /// `compute(value)`, or what it gave for the same bytes before. Empty and overlong
+    /// values give the default without a look.
+    pub(super) fn get(&mut self, value: &'a [u8], compute: fn(&[u8]) -> V) -> V {
+        if value.is_empty() || value.len() > MAX_HINTED_VALUE {
+            return V::default();
+        }
+        let slot = &mut self.slots[memo_slot(value)];
+        if slot.0 == value {
+            return slot.1;
+        }
+        let computed = compute(value);
+        *slot = (value, computed);
+        computed
+    }
+}
+
+/// The memo slot of a non-empty value: its length mixed with its first and last (up to)
+/// eight bytes.
+fn memo_slot(value: &[u8]) -> usize {
+    let word = |bytes: &[u8]| {
+        let mut w = [0u8; 8];
+        w[..bytes.len()].copy_from_slice(bytes);
+        u64::from_le_bytes(w)
+    };
+    let n = value.len();
+    let head = word(&value[..n.min(8)]);
+    let tail = word(&value[n.saturating_sub(8)..]);
+    let mixed = (head ^ tail.rotate_left(29) ^ n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (mixed >> (64 - MEMO_SLOTS.ilog2())) as usize
+}
+
+/// The boilerplate and content hints of an element's attributes (the cleaner memoizes what
+/// the values say: [`hints_of`]).
+#[cfg(test)]
 pub(super) fn class_hints(attrs: &Attrs) -> Hints {
+    hints_of(attrs, id_value(attrs.id), class_value(attrs.class))
+}
+
+/// [`class_hints`] from what the `id` and `class` values say by themselves (see [`ValueMemo`]).
+#[inline]
+pub(super) fn hints_of(attrs: &Attrs, id: IdValue, class: ClassValue) -> Hints {
     let mut boiler = false;
     let mut strong = false;
     let mut never_content = false;
     let mut comments = false;
     let mut good = false;
-    let mut hides = false;
-    for value in [attrs.id, attrs.class] {
-        if value.is_empty() || value.len() > 300 {
-            continue;
-        }
-        // Ids that are slugs of headings ("evolve-shared-mutable-history") say nothing.
-        if std::ptr::eq(value, attrs.id) && is_slug(value) {
-            continue;
-        }
-        let mut bits = value_hints(value);
-        if std::ptr::eq(value, attrs.class) {
-            hides = bits & HIDES != 0 && class_hides(value);
-            if bits & BOILER != 0 {
-                bits = layout_class_hints(value, bits);
-            }
-        }
+    for (bits, sidebar) in [(id.bits, id.sidebar), (class.bits, false)] {
         if bits & BOILER != 0 && (bits & MAYBE == 0 || bits & PRIVACY != 0) {
             boiler = true;
-            strong |=
-                bits & STRONG != 0 || (std::ptr::eq(value, attrs.id) && names_the_sidebar(value));
+            strong |= bits & STRONG != 0 || sidebar;
             never_content |= bits & PRIVACY != 0;
             comments |= bits & COMMENTS != 0;
         }
@@ -337,6 +421,7 @@ pub(super) fn class_hints(attrs: &Attrs) -> Hints {
             good = true;
         }
     }
+    let hides = class.hides;
     let role = attrs.role;
     if role.eq_ignore_ascii_case(b"navigation")
         || role.eq_ignore_ascii_case(b"complementary")
@@ -527,5 +612,35 @@ mod tests {
             ..Attrs::default()
         });
         assert!(id.boiler);
+    }
+
+    #[test]
+    fn the_class_memo_gives_what_computing_again_gives() {
+        // More distinct values than slots, so slots are shared and overwritten; values that
+        // agree in length and in their first and last eight bytes land in one slot.
+        let mut values: Vec<Vec<u8>> = (0..600)
+            .map(|k| match k % 4 {
+                0 => format!("menu-item menu-item-{k}").into_bytes(),
+                1 => format!("post-{k} entry-content hentry").into_bytes(),
+                2 => format!("sidebar-widget{k}").into_bytes(),
+                _ => format!("hide d-md-block{k}").into_bytes(),
+            })
+            .collect();
+        values.push(b"comments-area xxxxxxxx footer-widgets".to_vec());
+        values.push(b"comments-area yyyyyyyy footer-widgets".to_vec());
+        values.push(b"hidden".to_vec());
+        values.push(b"x".repeat(MAX_HINTED_VALUE + 1));
+        let mut memo = ValueMemo::new();
+        // Each value three times, in an order that revisits slots between the visits.
+        for round in 0..3 {
+            for k in 0..values.len() {
+                // 7 is prime to the number of values: every value once per round.
+                let v = &values[(k * 7 + round * 13) % values.len()][..];
+                let shown = String::from_utf8_lossy(v);
+                assert_eq!(memo.get(v, class_value), class_value(v), "{shown}");
+            }
+        }
+        assert!(class_value(b"hidden").hides);
+        assert_ne!(class_value(b"sidebar-widget2"), ClassValue::default());
     }
 }

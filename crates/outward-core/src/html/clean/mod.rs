@@ -193,6 +193,7 @@ struct Cleaner<'a> {
     res: Cleaned,
     h1_open: Option<(usize, u32)>,
     last_tag_len: usize,
+    class_memo: ValueMemo<'a, ClassValue>,
 }
 
 impl<'a> Cleaner<'a> {
@@ -221,6 +222,7 @@ impl<'a> Cleaner<'a> {
             res: Cleaned::default(),
             h1_open: None,
             last_tag_len: 0,
+            class_memo: ValueMemo::new(),
         }
     }
 

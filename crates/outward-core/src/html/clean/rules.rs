@@ -56,7 +56,7 @@ pub(super) fn is_head_content(tag: Tag) -> bool {
     )
 }
 
-impl Cleaner<'_> {
+impl<'a> Cleaner<'a> {
     pub(super) fn head_open(&self) -> bool {
         self.open_counts[Tag::Head as usize] > 0
     }
@@ -178,12 +178,14 @@ impl Cleaner<'_> {
 
     /// The hints of an element about to open (none for one removed or inside removed
     /// content, `html`, `body`, or inside `pre`; no weak boilerplate hint on a `span`).
-    pub(super) fn element_hints(&self, tag: Tag, attrs: &Attrs, removed: bool) -> Hints {
+    pub(super) fn element_hints(&mut self, tag: Tag, attrs: &Attrs<'a>, removed: bool) -> Hints {
         // Class words inside preformatted text mark code tokens (`hljs-comment`), not page
         // parts (Readability skips them inside code too).
         let in_pre = self.open_counts[Tag::Pre as usize] > 0;
         if self.suppress == 0 && !removed && !in_pre && !matches!(tag, Tag::Html | Tag::Body) {
-            let hints = class_hints(attrs);
+            // Ids are mostly unique on a page; class values repeat on many elements.
+            let class = self.class_memo.get(attrs.class, class_value);
+            let hints = hints_of(attrs, id_value(attrs.id), class);
             // A weak boilerplate word on a span names no part of the page: the parts are
             // blocks, and a span classed "sidebar" around a box of an article's items is
             // the article's (azcentral.com). Strong words (comments, dialogs) stand.
