@@ -7,13 +7,14 @@
 //! Invariants: same results as `memchr::memchr` / `memrchr` / `memchr2(b'<', b'>')` on any
 //! input; no `unsafe`.
 
-const ONES: u64 = 0x0101_0101_0101_0101;
+/// One in each byte: `ONES * b` repeats byte `b` over a word.
+pub(crate) const ONES: u64 = 0x0101_0101_0101_0101;
 const LOWS: u64 = 0x7f7f_7f7f_7f7f_7f7f;
 
 /// The high bit of each byte of `word` that equals the byte repeated in `pattern` (exact:
 /// no carry crosses a byte).
 #[inline]
-fn equal_bytes(word: u64, pattern: u64) -> u64 {
+pub(crate) fn equal_bytes(word: u64, pattern: u64) -> u64 {
     let x = word ^ pattern;
     !(((x & LOWS) + LOWS) | x | LOWS)
 }

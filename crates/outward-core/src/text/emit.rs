@@ -7,6 +7,7 @@
 //! two spaces in a row; opening and closing block elements never changes where lines break.
 
 use crate::html::entities::append_decoded;
+use crate::html::find::{ONES, equal_bytes};
 use crate::html::tags::Tag;
 use crate::html::tree::{Kind, NONE, Tree};
 use crate::text::blocks::{BlockContext, Blocks};
@@ -77,20 +78,8 @@ impl TextSink {
             // A run of visible ASCII, with the single spaces between its words, is copied at
             // once: a space is taken only where it would be written (after a visible
             // character, or first on a line that does not end with one).
-            let mut space_ok = !self.line.is_empty() && !self.line.ends_with(' ');
-            let run = rest
-                .bytes()
-                .position(|b| {
-                    if b.is_ascii_graphic() {
-                        space_ok = true;
-                    } else if b == b' ' && space_ok {
-                        space_ok = false;
-                    } else {
-                        return true;
-                    }
-                    false
-                })
-                .unwrap_or(rest.len());
+            let space_ok = !self.line.is_empty() && !self.line.ends_with(' ');
+            let run = visible_run(rest.as_bytes(), space_ok);
             self.line.push_str(&rest[..run]);
             rest = &rest[run..];
             let Some(ch) = rest.chars().next() else {
@@ -224,6 +213,47 @@ pub fn emit_subtree(
     }
 }
 
+const HIGHS: u64 = ONES * 0x80;
+
+/// The length of the leading run of `text` that is copied as it is: visible ASCII with single
+/// spaces between, where a space is taken only after a visible character (`space_ok` says
+/// whether the line so far ends with one). Eight bytes at a time while a word holds only
+/// such bytes, then a byte at a time to the exact end.
+fn visible_run(text: &[u8], mut space_ok: bool) -> usize {
+    let mut i = 0;
+    while let Some(chunk) = text.get(i..i + 8) {
+        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        // ASCII (high bits clear) at least `!` (adding 0x5f sets the high bit of a byte from
+        // 0x21 up, without a carry out of an ASCII byte; a word with another byte is refused
+        // whatever the carries), and not DEL: visible.
+        let visible =
+            !word & word.wrapping_add(ONES * 0x5f) & HIGHS & !equal_bytes(word, ONES * 0x7f);
+        let spaces = equal_bytes(word, ONES * u64::from(b' '));
+        // Every byte visible or a space, no space after a space, none first unless allowed.
+        if visible | spaces != HIGHS
+            || spaces & (spaces << 8) != 0
+            || (!space_ok && spaces & 0x80 != 0)
+        {
+            break;
+        }
+        space_ok = visible >> 63 != 0;
+        i += 8;
+    }
+    i + text[i..]
+        .iter()
+        .position(|&b| {
+            if b.is_ascii_graphic() {
+                space_ok = true;
+            } else if b == b' ' && space_ok {
+                space_ok = false;
+            } else {
+                return true;
+            }
+            false
+        })
+        .unwrap_or(text.len() - i)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -264,6 +294,47 @@ mod tests {
                 sink.push_decoded(text);
                 let mut expected = before.to_string();
                 push_decoded_by_char(&mut expected, text);
+                assert_eq!(sink.line, expected, "{before:?} + {text:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn long_decoded_texts_fold_as_character_by_character() {
+        // Texts long enough for the eight-byte steps, from pieces chosen by a fixed
+        // generator: words, single and double spaces, tabs, DEL, non-ASCII.
+        let pieces = [
+            "word",
+            "a",
+            " ",
+            "  ",
+            "\t",
+            "\n",
+            "x.y",
+            "\u{7f}",
+            "\u{a0}",
+            "é",
+            "中",
+            "longerword!",
+            " b ",
+            "~",
+            "\u{1}",
+        ];
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..3000 {
+            let mut text = String::new();
+            for _ in 0..(state % 40) {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                text.push_str(pieces[(state % pieces.len() as u64) as usize]);
+            }
+            for before in ["", "x ", "x"] {
+                let mut sink = TextSink::default();
+                sink.line.push_str(before);
+                sink.push_decoded(&text);
+                let mut expected = before.to_string();
+                push_decoded_by_char(&mut expected, &text);
                 assert_eq!(sink.line, expected, "{before:?} + {text:?}");
             }
         }
