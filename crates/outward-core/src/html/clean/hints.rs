@@ -239,7 +239,7 @@ pub(super) fn is_slug(id: &[u8]) -> bool {
 /// with no responsive class that shows it again on some screens (Tailwind's `md:block`,
 /// Bootstrap's `d-md-block`).
 fn class_hides(class: &[u8]) -> bool {
-    if class.len() < 4 || class.len() > 300 {
+    if class.len() < 4 || class.len() > MAX_HINTED_VALUE {
         return false;
     }
     let names = || class_names(class);
@@ -263,7 +263,7 @@ fn class_hides(class: &[u8]) -> bool {
 pub(super) fn is_collapsed_panel(attrs: &Attrs) -> bool {
     let role = attrs.role;
     let class_names_a_panel = || {
-        attrs.class.len() <= 300
+        attrs.class.len() <= MAX_HINTED_VALUE
             && (contains_ignore_case(attrs.class, b"accordion")
                 || contains_ignore_case(attrs.class, b"collapse"))
     };
@@ -304,7 +304,7 @@ pub(super) struct Hints {
 
 /// What a class attribute's value says by itself: its hint bits (with the names of a post's
 /// taxonomy set aside) and whether it hides its element on every screen. A pure function of
-/// the value, which pages repeat on many elements: the cleaner memoizes it ([`ValueMemo`]).
+/// the value, which pages repeat on many elements: the cleaner memoizes it ([`ClassMemo`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub(super) struct ClassValue {
     bits: u8,
@@ -314,8 +314,14 @@ pub(super) struct ClassValue {
 /// Longest `id` or `class` value whose words are read (longer ones are generated data).
 const MAX_HINTED_VALUE: usize = 300;
 
+/// Whether an `id` or `class` value is read for hints at all (an empty or overlong one says
+/// nothing).
+fn is_hinted(value: &[u8]) -> bool {
+    !value.is_empty() && value.len() <= MAX_HINTED_VALUE
+}
+
 pub(super) fn class_value(class: &[u8]) -> ClassValue {
-    if class.is_empty() || class.len() > MAX_HINTED_VALUE {
+    if !is_hinted(class) {
         return ClassValue::default();
     }
     let mut bits = value_hints(class);
@@ -336,7 +342,7 @@ pub(super) struct IdValue {
 
 pub(super) fn id_value(id: &[u8]) -> IdValue {
     // Ids that are slugs of headings ("evolve-shared-mutable-history") say nothing.
-    if id.is_empty() || id.len() > MAX_HINTED_VALUE || is_slug(id) {
+    if !is_hinted(id) || is_slug(id) {
         return IdValue::default();
     }
     let bits = value_hints(id);
@@ -346,36 +352,36 @@ pub(super) fn id_value(id: &[u8]) -> IdValue {
     }
 }
 
-/// A pure function of attribute values ([`class_value`]) memoized over one page: a
-/// direct-mapped table of the last value seen in each slot (a slot from the value's length
-/// and its first and last eight bytes), checked byte for byte, so a hit gives exactly what
-/// computing it again would. 256 slots: 1,024 find no more repeats on dev pages.
-pub(super) struct ValueMemo<'a, V> {
-    slots: Vec<(&'a [u8], V)>,
+/// [`class_value`] memoized over one page: a direct-mapped table of the last value seen in
+/// each slot (a slot from the value's length and its first and last eight bytes), checked
+/// byte for byte, so a hit gives exactly what computing it again would. 256 slots: 1,024 find
+/// no more repeats on dev pages.
+pub(super) struct ClassMemo<'a> {
+    slots: Vec<(&'a [u8], ClassValue)>,
 }
 
 /// A power of two.
 const MEMO_SLOTS: usize = 256;
 
-impl<'a, V: Copy + Default> ValueMemo<'a, V> {
+impl<'a> ClassMemo<'a> {
     pub(super) fn new() -> Self {
-        ValueMemo {
-            slots: vec![(&[][..], V::default()); MEMO_SLOTS],
+        ClassMemo {
+            slots: vec![(&[][..], ClassValue::default()); MEMO_SLOTS],
         }
     }
 
-    /// `compute(value)`, or what it gave for the same bytes before. Empty and overlong
-    /// values give the default without a look.
-    pub(super) fn get(&mut self, value: &'a [u8], compute: fn(&[u8]) -> V) -> V {
-        if value.is_empty() || value.len() > MAX_HINTED_VALUE {
-            return V::default();
+    /// [`class_value`] of `class`, or what it gave for the same bytes before (a value read
+    /// for no hints, most often none at all, is not looked up).
+    pub(super) fn get(&mut self, class: &'a [u8]) -> ClassValue {
+        if !is_hinted(class) {
+            return ClassValue::default();
         }
-        let slot = &mut self.slots[memo_slot(value)];
-        if slot.0 == value {
+        let slot = &mut self.slots[memo_slot(class)];
+        if slot.0 == class {
             return slot.1;
         }
-        let computed = compute(value);
-        *slot = (value, computed);
+        let computed = class_value(class);
+        *slot = (class, computed);
         computed
     }
 }
@@ -402,7 +408,7 @@ pub(super) fn class_hints(attrs: &Attrs) -> Hints {
     hints_of(attrs, id_value(attrs.id), class_value(attrs.class))
 }
 
-/// [`class_hints`] from what the `id` and `class` values say by themselves (see [`ValueMemo`]).
+/// [`class_hints`] from what the `id` and `class` values say by themselves (see [`ClassMemo`]).
 #[inline]
 pub(super) fn hints_of(attrs: &Attrs, id: IdValue, class: ClassValue) -> Hints {
     let mut boiler = false;
@@ -454,10 +460,7 @@ pub(super) fn hints_of(attrs: &Attrs, id: IdValue, class: ClassValue) -> Hints {
 }
 
 pub(super) fn value_hints_articlebody(itemprop: &[u8]) -> bool {
-    itemprop.len() >= 11
-        && itemprop
-            .windows(11)
-            .any(|w| w.eq_ignore_ascii_case(b"articlebody"))
+    contains_ignore_case(itemprop, b"articlebody")
 }
 
 pub(super) fn style_hides(style: &[u8]) -> bool {
@@ -630,14 +633,14 @@ mod tests {
         values.push(b"comments-area yyyyyyyy footer-widgets".to_vec());
         values.push(b"hidden".to_vec());
         values.push(b"x".repeat(MAX_HINTED_VALUE + 1));
-        let mut memo = ValueMemo::new();
+        let mut memo = ClassMemo::new();
         // Each value three times, in an order that revisits slots between the visits.
         for round in 0..3 {
             for k in 0..values.len() {
                 // 7 is prime to the number of values: every value once per round.
                 let v = &values[(k * 7 + round * 13) % values.len()][..];
                 let shown = String::from_utf8_lossy(v);
-                assert_eq!(memo.get(v, class_value), class_value(v), "{shown}");
+                assert_eq!(memo.get(v), class_value(v), "{shown}");
             }
         }
         assert!(class_value(b"hidden").hides);

@@ -125,15 +125,16 @@ pub struct Cleaned {
     /// Range of the first `<h1>` element in `buf` (start tag to end of end tag).
     pub h1: Option<(u32, u32)>,
     pub saw_noscript: bool,
-    /// The most bytes one `<noscript>` held (markup and text), when not kept.
+    /// The most text weight (as `text_weight`, of the text outside its tags) one
+    /// `<noscript>` held, when not kept.
     pub noscript_max: u64,
     /// Sum of the weights of all runs.
     pub text_weight: u64,
     /// `[start, end)` in `buf` of every boilerplate-hinted element.
     pub boiler_ranges: Vec<BoilerRange>,
     /// The most text weight (as `text_weight`) one hidden element held (hidden by its class,
-    /// see `class_hides`, or by its attributes: `display:none`, `hidden`, `aria-hidden`,
-    /// `popover`; not counting elements inside it or removed by their tag).
+    /// see `class_hides`, or by its attributes: `display:none`, `hidden`, `popover`; not by
+    /// `aria-hidden` alone; not counting elements inside it or removed by their tag).
     pub hidden_max: u64,
     /// Where that element's start tag begins in the source (its `<`).
     pub hidden_max_at: u32,
@@ -176,10 +177,9 @@ struct Cleaner<'a> {
     names: Vec<u8>,
     open_counts: Vec<u32>,
     suppress: u32,
-    /// An element removed for its class alone is open (at most one is: inside removed
-    /// content none is told), and the text weight it holds so far.
-    /// A counted hidden element is open; `hidden_held` is the weight of its text so far,
-    /// `hidden_open_at` where its start tag begins.
+    /// A counted hidden element is open (at most one is: inside removed content none is
+    /// counted); `hidden_held` is the weight of its text so far, `hidden_open_at` where its
+    /// start tag begins.
     hidden_open: bool,
     hidden_held: u64,
     hidden_open_at: u32,
@@ -193,7 +193,7 @@ struct Cleaner<'a> {
     res: Cleaned,
     h1_open: Option<(usize, u32)>,
     last_tag_len: usize,
-    class_memo: ValueMemo<'a, ClassValue>,
+    class_memo: ClassMemo<'a>,
 }
 
 impl<'a> Cleaner<'a> {
@@ -222,7 +222,7 @@ impl<'a> Cleaner<'a> {
             res: Cleaned::default(),
             h1_open: None,
             last_tag_len: 0,
-            class_memo: ValueMemo::new(),
+            class_memo: ClassMemo::new(),
         }
     }
 

@@ -184,7 +184,7 @@ impl<'a> Cleaner<'a> {
         let in_pre = self.open_counts[Tag::Pre as usize] > 0;
         if self.suppress == 0 && !removed && !in_pre && !matches!(tag, Tag::Html | Tag::Body) {
             // Ids are mostly unique on a page; class values repeat on many elements.
-            let class = self.class_memo.get(attrs.class, class_value);
+            let class = self.class_memo.get(attrs.class);
             let hints = hints_of(attrs, id_value(attrs.id), class);
             // A weak boilerplate word on a span names no part of the page: the parts are
             // blocks, and a span classed "sidebar" around a box of an article's items is
