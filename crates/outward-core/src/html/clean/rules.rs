@@ -89,6 +89,9 @@ impl<'a> Cleaner<'a> {
         }
     }
 
+    // Called for every start tag; LLVM stops inlining it into the cleaner's loop when that
+    // grows a little (measured: +10M instructions on dragnet).
+    #[inline(always)]
     pub(super) fn implied_end_tags(&mut self, tag: Tag) {
         match tag {
             Tag::Li => self.close_list_item(|t| t == Tag::Li),
