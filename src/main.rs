@@ -82,6 +82,32 @@ struct SitesBuildArgs {
     /// run beside the output, and the runs are merged at the end.
     #[arg(long, value_name = "MIB", default_value_t = SITE_MEMORY_MIB, value_parser = clap::value_parser!(u64).range(1..))]
     site_memory_mib: u64,
+    #[command(flatten)]
+    cut: FinalStoreArgs,
+}
+
+/// How a store is made final.
+#[derive(Args)]
+struct FinalStoreArgs {
+    /// Write a final store: only what runs with --site-min-pages N or more read (no host of
+    /// fewer than N distinct pages, which hold most of a crawl's store bytes; no block on
+    /// fewer than N pages; no page hashes). Such runs see the same memory as from the whole
+    /// store; a final store cannot be merged or updated (keep the whole one for that).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..))]
+    drop_hosts_under: Option<u32>,
+}
+
+impl FinalStoreArgs {
+    fn min_host_pages(&self) -> u32 {
+        self.drop_hosts_under.unwrap_or(outward::sites::EVERY_HOST)
+    }
+
+    /// What the summary line says of the cut.
+    fn describe(&self) -> String {
+        self.drop_hosts_under
+            .map(|n| format!("; final: hosts of fewer than {n} pages left out"))
+            .unwrap_or_default()
+    }
 }
 
 /// `--site-memory-mib` unless told otherwise.
@@ -95,6 +121,8 @@ struct SitesMergeArgs {
     /// Stores to add together.
     #[arg(required = true)]
     stores: Vec<PathBuf>,
+    #[command(flatten)]
+    cut: FinalStoreArgs,
 }
 
 #[derive(Args)]
@@ -838,7 +866,7 @@ fn sites_build(args: SitesBuildArgs) -> ExitCode {
         }
     };
     let spills = builder.spills();
-    let summary = match builder.write(&args.output, &[]) {
+    let summary = match builder.write(&args.output, &[], args.cut.min_host_pages()) {
         Ok(summary) => summary,
         Err(e) => {
             eprintln!(
@@ -850,7 +878,7 @@ fn sites_build(args: SitesBuildArgs) -> ExitCode {
     };
     let cpu = cpu_seconds().zip(cpu_start).map(|(a, b)| a - b);
     eprintln!(
-        "outward sites build: {} inputs, {} records, {} distinct pages of {} hosts -> {} ({} bytes{})\n  {:.2} s wall{}",
+        "outward sites build: {} inputs, {} records, {} distinct pages of {} hosts -> {} ({} bytes{}{})\n  {:.2} s wall{}",
         inputs.len(),
         progress.records.load(Ordering::Relaxed),
         summary.pages,
@@ -861,6 +889,7 @@ fn sites_build(args: SitesBuildArgs) -> ExitCode {
             0 => String::new(),
             n => format!("; {n} runs spilled and merged"),
         },
+        args.cut.describe(),
         start.elapsed().as_secs_f64(),
         cpu.map(|c| format!(", {c:.2} CPU s")).unwrap_or_default()
     );
@@ -882,15 +911,16 @@ fn sites_merge(args: SitesMergeArgs) -> ExitCode {
         .iter()
         .map(outward::sites::StoreReader::source)
         .collect();
-    match outward::sites::merge_into(inputs, &args.output) {
+    match outward::sites::merge_into(inputs, &args.output, args.cut.min_host_pages()) {
         Ok(summary) => {
             eprintln!(
-                "outward sites merge: {} stores, {} distinct pages of {} hosts -> {} ({} bytes)",
+                "outward sites merge: {} stores, {} distinct pages of {} hosts -> {} ({} bytes{})",
                 args.stores.len(),
                 summary.pages,
                 summary.hosts,
                 args.output.display(),
-                summary.bytes
+                summary.bytes,
+                args.cut.describe()
             );
             ExitCode::SUCCESS
         }
@@ -899,7 +929,12 @@ fn sites_merge(args: SitesMergeArgs) -> ExitCode {
                 "error: cannot merge site stores into {}: {e}",
                 args.output.display()
             );
-            ExitCode::from(1)
+            // A final store among the inputs is a usage error; the rest are I/O failures.
+            ExitCode::from(if e.kind() == std::io::ErrorKind::InvalidInput {
+                2
+            } else {
+                1
+            })
         }
     }
 }
@@ -916,6 +951,9 @@ fn sites_info(args: SitesInfoArgs) -> ExitCode {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
+    if let Err(e) = outward::sites::serves_min_pages(store.footer(), args.site_min_pages) {
+        return fail(e);
+    }
     // One host at a time: the store may be larger than memory.
     let (mut hosts, mut host_pages, mut fingerprints) = (0usize, 0u64, 0u64);
     for record in store.records() {
@@ -934,10 +972,14 @@ fn sites_info(args: SitesInfoArgs) -> ExitCode {
     let footer = store.footer();
     let size = std::fs::metadata(&args.store).map(|m| m.len()).unwrap_or(0);
     println!(
-        "{}: {size} bytes; {} distinct pages of {} hosts; with >= {} pages: {hosts} hosts ({host_pages} pages), {fingerprints} template blocks; keeps leaf texts: {}, layouts: {}; digest {:016x}",
+        "{}: {size} bytes; {} distinct pages of {} hosts{}; with >= {} pages: {hosts} hosts ({host_pages} pages), {fingerprints} template blocks; keeps leaf texts: {}, layouts: {}; digest {:016x}",
         args.store.display(),
         footer.pages,
         footer.hosts,
+        match footer.min_host_pages {
+            0 | 1 => String::new(),
+            n => format!(" (final: hosts of fewer than {n} pages left out)"),
+        },
         args.site_min_pages,
         if footer.kept.leaves { "yes" } else { "no" },
         if footer.kept.layout { "yes" } else { "no" },

@@ -372,6 +372,131 @@ fn sites_update_adds_the_runs_pages_to_the_store() {
     );
 }
 
+/// A final store (`--drop-hosts-under 3`) holds the gazette only, extracts every method's
+/// pages as the whole store does, and refuses what would need the hosts it left out.
+#[test]
+fn a_final_store_runs_like_the_whole_one_and_takes_no_more_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let a = write_warc(d, "a.warc.gz", 1);
+    let b = write_warc(d, "b.warc.gz", 2);
+    let call = |args: &[&std::ffi::OsStr]| outward(args);
+    let (whole, built, merged) = (
+        d.join("whole.store"),
+        d.join("built.store"),
+        d.join("merged.store"),
+    );
+    for (out, cut) in [(&whole, None), (&built, Some("3"))] {
+        let os = std::ffi::OsStr::new;
+        let mut args = vec![os("sites"), os("build")];
+        if let Some(n) = cut {
+            args.extend([os("--drop-hosts-under"), os(n)]);
+        }
+        args.extend([os("-o"), out.as_os_str(), a.as_os_str(), b.as_os_str()]);
+        let result = call(&args);
+        assert!(
+            result.status.success(),
+            "{}",
+            String::from_utf8_lossy(&result.stderr)
+        );
+    }
+    let result = call(&[
+        "sites".as_ref(),
+        "merge".as_ref(),
+        "--drop-hosts-under".as_ref(),
+        "3".as_ref(),
+        "-o".as_ref(),
+        merged.as_os_str(),
+        whole.as_os_str(),
+    ]);
+    assert!(result.status.success());
+    // Cut while building or from the whole store: the same bytes, smaller than the whole.
+    let final_bytes = std::fs::read(&built).unwrap();
+    assert_eq!(final_bytes, std::fs::read(&merged).unwrap());
+    assert!(final_bytes.len() < std::fs::read(&whole).unwrap().len());
+    let info = call(&["sites".as_ref(), "info".as_ref(), built.as_os_str()]);
+    let info = String::from_utf8_lossy(&info.stdout).into_owned();
+    assert!(
+        info.contains("10 distinct pages of 1 hosts (final: hosts of fewer than 3 pages left out)"),
+        "{info}"
+    );
+
+    for method in ["reverse", "cluster"] {
+        let (from_whole, from_final) = (
+            d.join(format!("{method}_whole")),
+            d.join(format!("{method}_final")),
+        );
+        for (out, store) in [(&from_whole, &whole), (&from_final, &built)] {
+            run(
+                out,
+                &["--method", method, "--sites", store.to_str().unwrap()],
+                &[&a, &b],
+            );
+        }
+        for name in ["a.jsonl.zst", "b.jsonl.zst"] {
+            assert_eq!(
+                shard(&from_whole.join(name)),
+                shard(&from_final.join(name)),
+                "{method} {name}"
+            );
+        }
+        // Other records, another digest: a resume from one store to the other redoes.
+        assert_ne!(config_hashes(&from_whole), config_hashes(&from_final));
+    }
+
+    // What the final store cannot serve is a usage error, and nothing is written.
+    let refused = |args: &[&std::ffi::OsStr], why: &str, out: &Path| {
+        let result = call(args);
+        let err = String::from_utf8_lossy(&result.stderr);
+        assert_eq!(result.status.code(), Some(2), "{err}");
+        assert!(err.contains(why), "{err}");
+        assert!(!out.exists(), "{}", out.display());
+    };
+    let out = d.join("fewer");
+    refused(
+        &[
+            "run".as_ref(),
+            "--sites".as_ref(),
+            built.as_os_str(),
+            "--site-min-pages".as_ref(),
+            "2".as_ref(),
+            "-o".as_ref(),
+            out.as_os_str(),
+            a.as_os_str(),
+        ],
+        "--site-min-pages 2",
+        &out.join("a.jsonl.zst"),
+    );
+    let out = d.join("update");
+    refused(
+        &[
+            "run".as_ref(),
+            "--sites".as_ref(),
+            built.as_os_str(),
+            "--sites-update".as_ref(),
+            "-o".as_ref(),
+            out.as_os_str(),
+            a.as_os_str(),
+        ],
+        "final store",
+        &out.join("a.jsonl.zst"),
+    );
+    assert_eq!(std::fs::read(&built).unwrap(), final_bytes);
+    let again = d.join("again.store");
+    refused(
+        &[
+            "sites".as_ref(),
+            "merge".as_ref(),
+            "-o".as_ref(),
+            again.as_os_str(),
+            whole.as_os_str(),
+            built.as_os_str(),
+        ],
+        "final store",
+        &again,
+    );
+}
+
 /// 400 hosts of 8 gazette pages each (enough that a 1 MiB budget spills several times).
 fn write_many_hosts_warc(dir: &Path) -> PathBuf {
     let mut w = WarcWriter::new(Compression::Gzip, 7);

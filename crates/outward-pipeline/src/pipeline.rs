@@ -1482,7 +1482,7 @@ pub fn run(
         let mut learned = site_updates.into_inner().unwrap_or_else(|e| e.into_inner());
         let pages = learned.pages();
         let result = StoreReader::open(path)
-            .and_then(|store| learned.write(path, &[&store]))
+            .and_then(|store| learned.write(path, &[&store], crate::sites::EVERY_HOST))
             .map(|summary| summary.bytes);
         reporter.report(&Event::SiteStoreUpdated(SiteStoreUpdated {
             store: path,
@@ -1719,23 +1719,31 @@ fn site_memory(
         SiteSource::Store(path) => {
             let reader =
                 StoreReader::open(path).map_err(|e| SetupError::SiteStore(path.clone(), e))?;
-            let kept = reader.footer().kept;
+            let (kept, cut) = (reader.footer().kept, reader.footer().min_host_pages);
+            let refuse = |why: String| {
+                SetupError::SiteStore(
+                    path.clone(),
+                    io::Error::new(io::ErrorKind::InvalidInput, why),
+                )
+            };
+            if config.sites_update && cut > 1 {
+                return Err(SetupError::SiteStore(
+                    path.clone(),
+                    crate::sites::final_store_error(cut),
+                ));
+            }
+            crate::sites::serves_min_pages(reader.footer(), config.site_min_pages)
+                .map_err(|e| SetupError::SiteStore(path.clone(), e))?;
             if !kept.covers(needs) {
                 let missing = if needs.leaves && !kept.leaves {
                     "leaf texts"
                 } else {
                     "page layouts"
                 };
-                return Err(SetupError::SiteStore(
-                    path.clone(),
-                    io::Error::new(
-                        io::ErrorKind::InvalidInput,
-                        format!(
-                            "the store keeps no {missing}, which --method {} reads: build it with `sites build --for {}` or without --for",
-                            config.method, config.method
-                        ),
-                    ),
-                ));
+                return Err(refuse(format!(
+                    "the store keeps no {missing}, which --method {} reads: build it with `sites build --for {}` or without --for",
+                    config.method, config.method
+                )));
             }
             store_contexts(reader, None)
         }

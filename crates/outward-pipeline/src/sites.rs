@@ -13,6 +13,10 @@
 //!
 //! A store keeps what a method reads of the sample pages (`sites build --for METHOD`, in its
 //! footer); a run whose method reads more refuses it, a merge keeps what all inputs keep.
+//! A final store (`--drop-hosts-under N`) keeps only what runs whose `--site-min-pages` is
+//! at least N read: no host of fewer than N pages (most of a crawl's store bytes), no block
+//! held by fewer than N pages, no page hashes (their number stays). It is never merged or
+//! updated: what it left out would be missing from the sums.
 //!
 //! Invariants: reading never panics on a damaged file (an error naming the part); the same
 //! records always give the same file bytes (zstd level, block size and layout fixed); a
@@ -68,7 +72,12 @@ pub struct StoreSummary {
     pub digests: [u64; 4],
     /// What of the sample pages the store keeps.
     pub kept: SampleNeeds,
+    /// Hosts of fewer distinct pages were left out (0: every host is kept).
+    pub min_host_pages: u32,
 }
+
+/// The `min_host_pages` of a store that keeps every host (not a final store).
+pub const EVERY_HOST: u32 = 0;
 
 /// Writes a store, one host record at a time, in ascending name order.
 pub struct StoreWriter {
@@ -82,12 +91,14 @@ pub struct StoreWriter {
     digests: Digests,
     last: Option<String>,
     kept: SampleNeeds,
+    min_host_pages: u32,
 }
 
 impl StoreWriter {
     /// Starts the store at `path` (under a temporary name until [`finish`](Self::finish)),
-    /// whose records keep `kept` of their sample pages (the caller's records must).
-    pub fn create(path: &Path, kept: SampleNeeds) -> io::Result<StoreWriter> {
+    /// whose records keep `kept` of their sample pages (the caller's records must), leaving
+    /// out hosts of fewer than `min_host_pages` distinct pages ([`EVERY_HOST`]: none).
+    pub fn create(path: &Path, kept: SampleNeeds, min_host_pages: u32) -> io::Result<StoreWriter> {
         let dir = store_dir(path);
         let name = path
             .file_name()
@@ -108,13 +119,31 @@ impl StoreWriter {
             digests: Digests::default(),
             last: None,
             kept,
+            min_host_pages,
         })
     }
 
-    /// Adds a host; its name must come after the previous one's.
+    /// Adds a host; its name must come after the previous one's. A final store leaves out
+    /// a host of too few pages, and keeps of the others what its runs read
+    /// (`SiteMemoryBuilder::keep_final`).
     pub fn push(&mut self, record: &HostRecord) -> io::Result<()> {
         store::check_order(self.last.as_deref(), &record.name).map_err(invalid)?;
         self.last = Some(record.name.clone());
+        if self.min_host_pages > 1 {
+            if record.pages < u64::from(self.min_host_pages) {
+                return Ok(());
+            }
+            let mut host = store::read_record(&record.bytes).map_err(invalid)?;
+            host.keep_final(self.min_host_pages);
+            return match store::host_records(&host).next() {
+                Some(kept) => self.add(&kept),
+                None => Ok(()),
+            };
+        }
+        self.add(record)
+    }
+
+    fn add(&mut self, record: &HostRecord) -> io::Result<()> {
         self.hosts += 1;
         self.pages = self.pages.saturating_add(record.pages);
         self.digests.add(&record.bytes).map_err(invalid)?;
@@ -144,6 +173,7 @@ impl StoreWriter {
             pages: self.pages,
             digests: self.digests.values(),
             kept: self.kept,
+            min_host_pages: self.min_host_pages,
         };
         self.file.write_all(&index)?;
         self.file.write_all(&footer.to_bytes())?;
@@ -154,6 +184,7 @@ impl StoreWriter {
             pages: footer.pages,
             digests: footer.digests,
             kept: footer.kept,
+            min_host_pages: footer.min_host_pages,
         })
     }
 }
@@ -166,13 +197,15 @@ pub fn store_dir(path: &Path) -> &Path {
     }
 }
 
-/// Writes `builder`, whose samples keep `kept`, to `path` atomically.
+/// Writes `builder`, whose samples keep `kept`, to `path` atomically, leaving out hosts of
+/// fewer than `min_host_pages` pages.
 pub fn write_store(
     path: &Path,
     builder: &SiteMemoryBuilder,
     kept: SampleNeeds,
+    min_host_pages: u32,
 ) -> io::Result<StoreSummary> {
-    let mut writer = StoreWriter::create(path, kept)?;
+    let mut writer = StoreWriter::create(path, kept, min_host_pages)?;
     for record in store::host_records(builder) {
         writer.push(&record)?;
     }
@@ -274,6 +307,7 @@ impl StoreReader {
         RecordSource {
             records: Box::new(self.records()),
             kept: self.footer.kept,
+            min_host_pages: self.footer.min_host_pages,
         }
     }
 
@@ -373,13 +407,48 @@ impl Iterator for Records<'_> {
 pub struct RecordSource<'a> {
     pub records: Box<dyn Iterator<Item = io::Result<HostRecord>> + 'a>,
     pub kept: SampleNeeds,
+    /// Hosts of fewer pages were left out of it ([`EVERY_HOST`]: none).
+    pub min_host_pages: u32,
+}
+
+/// Why a final store is not merged (a merge, or a run's `--sites-update`).
+pub fn final_store_error(min_host_pages: u32) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!(
+            "a final store (hosts of fewer than {min_host_pages} pages left out) cannot take more pages: its left-out hosts would miss their earlier pages; merge or update the stores it was made from"
+        ),
+    )
+}
+
+/// Whether a store serves a memory of `min_pages` pages per host: a final store left out
+/// the hosts and blocks of fewer pages than its cut, which a smaller `min_pages` reads.
+pub fn serves_min_pages(footer: &Footer, min_pages: u32) -> io::Result<()> {
+    let cut = footer.min_host_pages;
+    if min_pages >= cut {
+        return Ok(());
+    }
+    Err(io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!(
+            "a final store leaves out hosts and blocks of fewer than {cut} pages, which --site-min-pages {min_pages} reads: use {cut} or more, or the store it was made from"
+        ),
+    ))
 }
 
 /// Streams the records of `inputs` (each in name order) into a store at `output`: a host in
 /// one input passes as it is, a host in several is their records merged (the builders'
-/// merge). The result keeps what every input keeps (a record keeping more loses the rest).
-/// Holds one block per store and one host at a time.
-pub fn merge_into(inputs: Vec<RecordSource>, output: &Path) -> io::Result<StoreSummary> {
+/// merge). The result keeps what every input keeps (a record keeping more loses the rest),
+/// and leaves out hosts of fewer than `min_host_pages` pages. A final store among the
+/// inputs is refused. Holds one block per store and one host at a time.
+pub fn merge_into(
+    inputs: Vec<RecordSource>,
+    output: &Path,
+    min_host_pages: u32,
+) -> io::Result<StoreSummary> {
+    if let Some(cut) = inputs.iter().map(|i| i.min_host_pages).find(|&m| m > 1) {
+        return Err(final_store_error(cut));
+    }
     let kept = inputs
         .iter()
         .fold(SampleNeeds::ALL, |k, input| k.both(input.kept));
@@ -393,7 +462,7 @@ pub fn merge_into(inputs: Vec<RecordSource>, output: &Path) -> io::Result<StoreS
             pending[i] = Some(record);
         }
     }
-    let mut writer = StoreWriter::create(output, kept)?;
+    let mut writer = StoreWriter::create(output, kept, min_host_pages)?;
     while let Some(Reverse((name, first))) = heads.pop() {
         let mut same = vec![first];
         while heads.peek().is_some_and(|Reverse((n, _))| *n == name) {
@@ -521,7 +590,12 @@ impl SpillingBuilder {
         };
         let path = dir.path().join(format!("run-{:05}.store", self.runs.len()));
         self.pages_spilled += self.builder.pages();
-        write_store(&path, &std::mem::take(&mut self.builder), self.kept)?;
+        write_store(
+            &path,
+            &std::mem::take(&mut self.builder),
+            self.kept,
+            EVERY_HOST,
+        )?;
         self.runs.push(path);
         self.bytes = 0;
         Ok(())
@@ -537,18 +611,24 @@ impl SpillingBuilder {
             return Ok(Gathered::Memory(self.builder));
         };
         let path = dir.path().join("merged.store");
-        self.write(&path, &[])?;
+        self.write(&path, &[], EVERY_HOST)?;
         Ok(Gathered::Store { dir, path })
     }
 
-    /// Writes everything gathered, merged with the stores `also`, to a store at `output`.
-    /// What is still in memory goes into the merge as it is, not through another run.
-    pub fn write(&mut self, output: &Path, also: &[&StoreReader]) -> io::Result<StoreSummary> {
+    /// Writes everything gathered, merged with the stores `also`, to a store at `output`
+    /// that leaves out hosts of fewer than `min_host_pages` pages. What is still in memory
+    /// goes into the merge as it is, not through another run.
+    pub fn write(
+        &mut self,
+        output: &Path,
+        also: &[&StoreReader],
+        min_host_pages: u32,
+    ) -> io::Result<StoreSummary> {
         if let Some(e) = self.error.take() {
             return Err(e);
         }
         if self.runs.is_empty() && also.is_empty() {
-            return write_store(output, &self.builder, self.kept);
+            return write_store(output, &self.builder, self.kept, min_host_pages);
         }
         let runs = self
             .runs
@@ -563,8 +643,9 @@ impl SpillingBuilder {
         inputs.push(RecordSource {
             records: Box::new(store::host_records(&self.builder).map(Ok)),
             kept: self.kept,
+            min_host_pages: EVERY_HOST,
         });
-        merge_into(inputs, output)
+        merge_into(inputs, output, min_host_pages)
     }
 }
 
@@ -757,7 +838,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let b = builder_of(&pages());
         let path = dir.path().join("sites.store");
-        let summary = write_store(&path, &b, SampleNeeds::ALL).unwrap();
+        let summary = write_store(&path, &b, SampleNeeds::ALL, EVERY_HOST).unwrap();
         assert_eq!(std::fs::metadata(&path).unwrap().len(), summary.bytes);
         assert_eq!((summary.hosts, summary.pages), (300, b.pages()));
         assert_eq!(summary.digests[3], store::digest(&b, SampleNeeds::ALL));
@@ -782,7 +863,7 @@ mod tests {
         }
         // Same builder, same bytes; no temporary file left behind.
         let again = dir.path().join("again.store");
-        write_store(&again, &b, SampleNeeds::ALL).unwrap();
+        write_store(&again, &b, SampleNeeds::ALL, EVERY_HOST).unwrap();
         assert_eq!(
             std::fs::read(&path).unwrap(),
             std::fs::read(&again).unwrap()
@@ -794,7 +875,7 @@ mod tests {
     fn damage_is_an_error_never_a_panic() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("sites.store");
-        write_store(&path, &builder_of(&pages()), SampleNeeds::ALL).unwrap();
+        write_store(&path, &builder_of(&pages()), SampleNeeds::ALL, EVERY_HOST).unwrap();
         let good = std::fs::read(&path).unwrap();
         let damaged = dir.path().join("damaged.store");
         // Cut anywhere: refused at open (the footer is the file's end).
@@ -834,7 +915,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let all = pages();
         let whole = dir.path().join("whole.store");
-        write_store(&whole, &builder_of(&all), SampleNeeds::ALL).unwrap();
+        write_store(&whole, &builder_of(&all), SampleNeeds::ALL, EVERY_HOST).unwrap();
         // A budget that makes it spill every few pages.
         let mut spilling = SpillingBuilder::new(8 << 10, dir.path(), SampleNeeds::ALL);
         for p in &all {
@@ -842,7 +923,7 @@ mod tests {
         }
         assert!(spilling.spills() > 10, "{} spills", spilling.spills());
         let spilled = dir.path().join("spilled.store");
-        spilling.write(&spilled, &[]).unwrap();
+        spilling.write(&spilled, &[], EVERY_HOST).unwrap();
         assert_eq!(
             std::fs::read(&whole).unwrap(),
             std::fs::read(&spilled).unwrap()
@@ -877,12 +958,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let all = pages();
         let whole = dir.path().join("whole.store");
-        write_store(&whole, &builder_of(&all), SampleNeeds::ALL).unwrap();
+        write_store(&whole, &builder_of(&all), SampleNeeds::ALL, EVERY_HOST).unwrap();
         let mut shard_paths = Vec::new();
         for k in 0..3 {
             let shard: Vec<PagePrints> = all.iter().skip(k).step_by(3).cloned().collect();
             let path = dir.path().join(format!("shard{k}.store"));
-            write_store(&path, &builder_of(&shard), SampleNeeds::ALL).unwrap();
+            write_store(&path, &builder_of(&shard), SampleNeeds::ALL, EVERY_HOST).unwrap();
             shard_paths.push(path);
         }
         let readers: Vec<StoreReader> = shard_paths
@@ -891,7 +972,7 @@ mod tests {
             .collect();
         let merged = dir.path().join("merged.store");
         let inputs = readers.iter().map(StoreReader::source).collect();
-        let summary = merge_into(inputs, &merged).unwrap();
+        let summary = merge_into(inputs, &merged, EVERY_HOST).unwrap();
         assert_eq!(summary.hosts, 300);
         assert_eq!(
             std::fs::read(&whole).unwrap(),
@@ -899,12 +980,88 @@ mod tests {
         );
     }
 
+    /// `--drop-hosts-under 3`: the hosts of one or two pages go, the others are served as
+    /// from the whole store to runs that need 3 pages or more of a host; a final store is
+    /// not merged again.
+    #[test]
+    fn a_final_store_leaves_out_small_hosts_and_serves_the_rest_alike() {
+        let dir = tempfile::tempdir().unwrap();
+        let b = builder_of(&pages());
+        let whole = dir.path().join("whole.store");
+        write_store(&whole, &b, SampleNeeds::ALL, EVERY_HOST).unwrap();
+        let whole_reader = StoreReader::open(&whole).unwrap();
+        let cut = dir.path().join("cut.store");
+        let summary = merge_into(vec![whole_reader.source()], &cut, 3).unwrap();
+        let kept = b.clone().finish(3);
+        assert_eq!(summary.hosts, kept.hosts() as u64);
+        assert_eq!(summary.pages, kept.pages());
+        assert!(summary.hosts < 300 && summary.hosts > 100, "{summary:?}");
+        assert_eq!(summary.min_host_pages, 3);
+        assert!(summary.bytes < std::fs::metadata(&whole).unwrap().len());
+        // Written straight from the builder, the same bytes.
+        let direct = dir.path().join("direct.store");
+        write_store(&direct, &b, SampleNeeds::ALL, 3).unwrap();
+        assert_eq!(
+            std::fs::read(&cut).unwrap(),
+            std::fs::read(&direct).unwrap()
+        );
+
+        let cut_reader = StoreReader::open(&cut).unwrap();
+        assert_eq!(cut_reader.footer().min_host_pages, 3);
+        assert_eq!(whole_reader.footer().min_host_pages, EVERY_HOST);
+        for min_pages in [3, 4] {
+            let from = |path: &Path| {
+                StoreContexts::new(
+                    StoreReader::open(path).unwrap(),
+                    SampleNeeds::ALL,
+                    min_pages,
+                    1 << 20,
+                    None,
+                )
+            };
+            let (all, cut) = (from(&whole), from(&cut));
+            for h in 0..300u64 {
+                let name = format!("h{h:03}.example");
+                let (a, c) = (all.context(Some(&name)), cut.context(Some(&name)));
+                assert_eq!(a.is_empty(), c.is_empty(), "{name}");
+                assert_eq!(a.host_pages(), c.host_pages(), "{name}");
+                for print in [1, 2, 100, 101, 102] {
+                    assert_eq!(a.pages_holding(print), c.pages_holding(print), "{name}");
+                }
+                let url = format!("https://{name}/9");
+                assert_eq!(
+                    a.reference_for(&url, 0).map(|s| &s.url),
+                    c.reference_for(&url, 0).map(|s| &s.url),
+                    "{name}"
+                );
+            }
+        }
+        // Hosts of one or two pages are gone from it (and only those).
+        let small = (0..300)
+            .map(|h| format!("h{h:03}.example"))
+            .filter(|n| cut_reader.find(n).unwrap().is_none())
+            .count() as u64;
+        assert_eq!(small, 300 - summary.hosts);
+
+        // More pages cannot be added to it: a merge refuses it, beside a whole store too.
+        let again = dir.path().join("again.store");
+        for inputs in [
+            vec![cut_reader.source()],
+            vec![whole_reader.source(), cut_reader.source()],
+        ] {
+            let e = merge_into(inputs, &again, EVERY_HOST).unwrap_err();
+            assert_eq!(e.kind(), io::ErrorKind::InvalidInput);
+            assert!(e.to_string().contains("final store"), "{e}");
+        }
+        assert!(!again.exists());
+    }
+
     #[test]
     fn contexts_from_a_store_are_those_of_the_memory_and_the_cache_is_bounded() {
         let dir = tempfile::tempdir().unwrap();
         let b = builder_of(&pages());
         let path = dir.path().join("sites.store");
-        write_store(&path, &b, SampleNeeds::ALL).unwrap();
+        write_store(&path, &b, SampleNeeds::ALL, EVERY_HOST).unwrap();
         let memory = b.finish(3);
         // A cache far smaller than the store: it evicts, and answers stay the same.
         let contexts = StoreContexts::new(

@@ -306,6 +306,20 @@ impl SiteMemoryBuilder {
         }
     }
 
+    /// Forgets what no memory of `min_pages` or more pages per host reads (see
+    /// [`finish`](Self::finish)): hosts of fewer pages, blocks held by fewer pages, and the
+    /// page hashes (their number stays, as untracked pages). `finish` with any `min_pages`
+    /// at least this gives the same memory as before; merging more pages in is no longer
+    /// exact (a final store).
+    pub fn keep_final(&mut self, min_pages: u32) {
+        self.hosts.retain(|_, host| host.pages() >= min_pages);
+        for host in self.hosts.values_mut() {
+            host.untracked = host.pages();
+            host.pages = HashSet::new();
+            host.counts.retain(|_, &mut count| count >= min_pages);
+        }
+    }
+
     /// Pages added (distinct per host).
     pub fn pages(&self) -> u64 {
         self.hosts.values().map(|h| h.pages() as u64).sum()
@@ -664,6 +678,55 @@ mod tests {
             !texts.iter().any(|t| t.contains("Spring sale")),
             "{texts:?}"
         );
+    }
+
+    /// A final store's memory: the host of two pages and the blocks on fewer than 3 pages
+    /// are gone, and every memory of 3 pages or more judges pages as before.
+    #[test]
+    fn keep_final_forgets_only_what_larger_memories_do_not_read() {
+        let mut pages = site_pages();
+        pages.extend((0..2).map(|i| {
+            (
+                format!("https://small.example/{i}"),
+                page_html(&format!("Small site story {i}."), "y"),
+            )
+        }));
+        // A block on two pages of news.example only.
+        for (_, html) in pages.iter_mut().take(2) {
+            *html = html.replace(
+                "<div id=main>",
+                "<div class=pair><p>Pair</p></div><div id=main>",
+            );
+        }
+        let whole = builder_of(&pages);
+        let mut kept = whole.clone();
+        kept.keep_final(3);
+        assert_eq!((whole.hosts(), kept.hosts()), (2, 1));
+        assert_eq!(kept.pages(), 4);
+        let host = &kept.hosts["news.example"];
+        assert!(host.pages.is_empty());
+        assert!(host.counts.values().all(|&c| c >= 3), "{:?}", host.counts);
+        assert!(whole.hosts["news.example"].counts.values().any(|&c| c == 2));
+        for min_pages in [3, 4, 5] {
+            let (before, after) = (
+                whole.clone().finish(min_pages),
+                kept.clone().finish(min_pages),
+            );
+            assert_eq!(before.hosts(), after.hosts());
+            assert_eq!(before.fingerprints(), after.fingerprints());
+            for (url, html) in &pages {
+                let page = Page::new(html, Some(url));
+                assert_eq!(
+                    template_ranges(page.visible(), &before.context(page.host())),
+                    template_ranges(page.visible(), &after.context(page.host())),
+                    "{url} {min_pages}"
+                );
+                assert_eq!(
+                    before.context(page.host()).host_pages(),
+                    after.context(page.host()).host_pages()
+                );
+            }
+        }
     }
 
     #[test]

@@ -12,7 +12,8 @@
 //! index  = compressed ( u64 blocks, per block: u64 offset, u64 compressed length,
 //!                                              u32 length, name of its first host )
 //! footer = u64 index offset, u64 index length, u64 hosts, u64 pages, 4 × u64 digests,
-//!          u64 kept (bit 0: leaf texts, bit 1: layouts; see `SampleNeeds`), MAGIC
+//!          u64 kept (bit 0: leaf texts, bit 1: layouts; see `SampleNeeds`; bits 32-63:
+//!          the final store's cut, `Footer::min_host_pages`), MAGIC
 //! record = u32 name length, name (UTF-8), u32 untracked pages,
 //!          u32 page hashes, u32 fingerprints,
 //!          page hashes × u64, fingerprints × (u64 hash, u32 pages holding it),
@@ -403,6 +404,11 @@ pub struct Footer {
     /// What of the sample pages the records keep (`sites build --for METHOD` keeps what
     /// that method reads; a method reading more cannot use the store).
     pub kept: SampleNeeds,
+    /// A final store leaves out the hosts of fewer distinct pages than this (0: a store
+    /// that keeps every host). Runs whose `--site-min-pages` is at least this see the same
+    /// memory as from the whole store; its left-out hosts can no longer be merged or
+    /// updated, so neither is done with a final store.
+    pub min_host_pages: u32,
 }
 
 impl Footer {
@@ -421,7 +427,7 @@ impl Footer {
     pub fn to_bytes(&self) -> [u8; FOOTER_BYTES] {
         let mut out = [0u8; FOOTER_BYTES];
         let words = [self.index_offset, self.index_length, self.hosts, self.pages];
-        let kept = needs_slot(self.kept) as u64;
+        let kept = needs_slot(self.kept) as u64 | u64::from(self.min_host_pages) << 32;
         for (i, v) in words
             .into_iter()
             .chain(self.digests)
@@ -442,7 +448,7 @@ impl Footer {
         if tail.len() != FOOTER_BYTES || file_bytes < (MAGIC.len() + FOOTER_BYTES) as u64 {
             return Err(StoreError::Truncated("footer"));
         }
-        if &tail[72..] != MAGIC || word_at(tail, 8) > 3 {
+        if &tail[72..] != MAGIC || word_at(tail, 8) & 0xffff_ffff > 3 {
             return Err(StoreError::Truncated("footer"));
         }
         let word = |i: usize| word_at(tail, i);
@@ -456,6 +462,7 @@ impl Footer {
                 leaves: word(8) & 1 == 1,
                 layout: word(8) & 2 == 2,
             },
+            min_host_pages: (word(8) >> 32) as u32,
         };
         if footer.index_offset < MAGIC.len() as u64
             || footer.index_offset.saturating_add(footer.index_length)
@@ -790,6 +797,7 @@ mod tests {
             pages: 1200,
             digests: [1, 2, 3, digest(&b, SampleNeeds::ALL)],
             kept: SampleNeeds::of("template"),
+            min_host_pages: 3,
         };
         file.extend_from_slice(&index_bytes);
         file.extend_from_slice(&footer.to_bytes());
@@ -873,10 +881,15 @@ mod tests {
             pages: 0,
             digests: [0; 4],
             kept: SampleNeeds::ALL,
+            min_host_pages: 0,
         }
         .to_bytes();
         let n = (FOOTER_BYTES + 16) as u64;
-        assert!(Footer::read(MAGIC, &footer, n).is_ok());
+        assert_eq!(Footer::read(MAGIC, &footer, n).unwrap().min_host_pages, 0);
+        // What a store keeps is two bits: any other bit of the low word is damage.
+        let mut odd = footer;
+        odd[64] = 4;
+        assert!(Footer::read(MAGIC, &odd, n).is_err());
         assert!(Footer::read(MAGIC, &footer, n + 1).is_err());
         assert!(Footer::read(MAGIC, &footer[1..], n - 1).is_err());
         assert!(Footer::read(b"OWSITES4", &footer, n).is_err());
