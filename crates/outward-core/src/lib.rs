@@ -68,8 +68,9 @@ impl Default for ExtractOptions {
 pub const WORK_PER_UNIT: u64 = 8;
 
 /// FNV-1a, 64 bits (fixed, the same on every platform): the checksum and digest of the
-/// learned methods' models, and the label hash of unknown tag names in the tree similarity.
-pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
+/// learned methods' models, the label hash of unknown tag names in the tree similarity, and
+/// the host names a site store reader remembers.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in bytes {
         h ^= u64::from(b);

@@ -215,9 +215,14 @@ pub fn write_store(
 /// Decompressed blocks a [`StoreReader`] keeps for lookups: hosts whose pages come
 /// together (a crawl's per-site batches) are mostly in the block just read.
 const RECENT_BLOCKS: usize = 4;
+/// Blocks whose host names a [`StoreReader`] remembers (8 bytes a host): a lookup of a host
+/// the store does not hold (most hosts, with a final store) is answered without
+/// decompressing its block again. Past this many the names are forgotten and gathered anew.
+const NAMED_BLOCKS: usize = 1 << 16;
 
 /// A store opened for lookups and scans: its footer and index in memory, blocks read when
-/// asked for (the last [`RECENT_BLOCKS`] kept for lookups).
+/// asked for (the last [`RECENT_BLOCKS`] kept for lookups, the host names of up to
+/// [`NAMED_BLOCKS`] remembered).
 pub struct StoreReader {
     path: PathBuf,
     file: Mutex<File>,
@@ -225,6 +230,16 @@ pub struct StoreReader {
     index: Index,
     /// Recently looked-up blocks by offset, the newest last.
     recent: Mutex<Vec<(u64, Arc<Vec<u8>>)>>,
+    /// The hashes of the host names in each block looked up, sorted, by block offset.
+    names: Mutex<HashMap<u64, Box<[u64]>>>,
+    /// Blocks decompressed (lookups and scans).
+    blocks_read: AtomicU64,
+}
+
+/// The hash a [`StoreReader`] remembers a host name by (a collision only costs a block
+/// read).
+fn name_hash(name: &str) -> u64 {
+    outward_core::fnv1a(name.as_bytes())
 }
 
 impl StoreReader {
@@ -246,7 +261,14 @@ impl StoreReader {
             footer,
             index,
             recent: Mutex::new(Vec::new()),
+            names: Mutex::new(HashMap::new()),
+            blocks_read: AtomicU64::new(0),
         })
+    }
+
+    /// Blocks decompressed so far.
+    pub fn blocks_read(&self) -> u64 {
+        self.blocks_read.load(Ordering::Relaxed)
     }
 
     pub fn path(&self) -> &Path {
@@ -258,8 +280,35 @@ impl StoreReader {
     }
 
     fn block(&self, entry: &BlockEntry) -> io::Result<Vec<u8>> {
+        self.blocks_read.fetch_add(1, Ordering::Relaxed);
         let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
         read_part(&mut file, entry.offset, entry.length)
+    }
+
+    /// Remembers the host names of `block` (at `offset`), unless a record of it is damaged
+    /// (its lookups then read it again and report the damage).
+    fn remember_names(&self, offset: u64, block: &[u8]) {
+        let mut hashes = Vec::new();
+        for record in store::block_records(block) {
+            match record.and_then(store::record_header) {
+                Ok((name, _)) => hashes.push(name_hash(name)),
+                Err(_) => return,
+            }
+        }
+        hashes.sort_unstable();
+        let mut names = self.names.lock().unwrap_or_else(|e| e.into_inner());
+        if names.len() >= NAMED_BLOCKS {
+            names.clear();
+        }
+        names.insert(offset, hashes.into_boxed_slice());
+    }
+
+    /// Whether the block at `offset` is known not to hold `host`.
+    fn known_absent(&self, offset: u64, host: &str) -> bool {
+        let names = self.names.lock().unwrap_or_else(|e| e.into_inner());
+        names
+            .get(&offset)
+            .is_some_and(|hashes| hashes.binary_search(&name_hash(host)).is_err())
     }
 
     /// `entry`'s block, from the recent ones when it is there.
@@ -275,6 +324,7 @@ impl StoreReader {
             return Ok(block);
         }
         let block = Arc::new(self.block(entry)?);
+        self.remember_names(entry.offset, &block);
         let mut recent = self.recent.lock().unwrap_or_else(|e| e.into_inner());
         if recent.len() >= RECENT_BLOCKS {
             recent.remove(0);
@@ -288,6 +338,9 @@ impl StoreReader {
         let Some(entry) = self.index.block_for(host) else {
             return Ok(None);
         };
+        if self.known_absent(entry.offset, host) {
+            return Ok(None);
+        }
         let block = self.recent_block(entry)?;
         for record in store::block_records(&block) {
             let record = record.map_err(invalid)?;
@@ -869,6 +922,35 @@ mod tests {
             std::fs::read(&again).unwrap()
         );
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+    }
+
+    /// Lookups of hosts a store lacks, in an order that visits its blocks in turn: each
+    /// block is decompressed once, then its remembered names answer; hosts it holds are
+    /// still found.
+    #[test]
+    fn a_host_the_store_lacks_costs_one_read_of_its_block() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sites.store");
+        write_store(&path, &builder_of(&pages()), SampleNeeds::ALL, EVERY_HOST).unwrap();
+        let reader = StoreReader::open(&path).unwrap();
+        let blocks = reader.index.blocks.len() as u64;
+        assert!(blocks > 2 * RECENT_BLOCKS as u64, "{blocks} blocks");
+        for round in 0..3 {
+            for i in 0..300 {
+                // Each name sorts right after a host the store holds.
+                let absent = format!("h{:03}.example.x", (i * 37) % 300);
+                assert_eq!(reader.find(&absent).unwrap(), None, "{absent} {round}");
+            }
+        }
+        assert!(
+            reader.blocks_read() <= blocks,
+            "{} reads of {blocks} blocks",
+            reader.blocks_read()
+        );
+        for h in 0..300 {
+            let name = format!("h{h:03}.example");
+            assert!(reader.find(&name).unwrap().is_some(), "{name}");
+        }
     }
 
     #[test]
