@@ -1,7 +1,8 @@
 //! The site store's readers on arbitrary bytes: total (a value or an error, never a panic);
 //! a host record that reads writes back to a record that reads to the same builder, and
-//! writing is canonical (the same builder, the same bytes). The block, index and footer
-//! readers get the same bytes.
+//! writing is canonical (the same builder, the same bytes); its final form (what a final
+//! store keeps, `keep_final`) keeps its page count, reads back, and is final already. The
+//! block, index and footer readers get the same bytes.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use outward_core::site::store::{
@@ -36,4 +37,16 @@ fuzz_target!(|data: &[u8]| {
         Some(written[0].bytes.clone()),
         "host_records is not canonical"
     );
+    let mut kept = builder.clone();
+    kept.keep_final(3);
+    if builder.pages() >= 3 {
+        let record = host_records(&kept).next().expect("a host of 3 pages stays");
+        assert_eq!(record.pages, builder.pages(), "the final form keeps the page count");
+        let back = read_record(&record.bytes).expect("a final record reads back");
+        let mut again = back.clone();
+        again.keep_final(3);
+        assert_eq!(again, back, "keep_final is not idempotent");
+    } else {
+        assert!(kept.is_empty(), "a host of fewer than 3 pages stays");
+    }
 });
