@@ -101,13 +101,14 @@ impl FinalStoreArgs {
     fn min_host_pages(&self) -> u32 {
         self.drop_hosts_under.unwrap_or(outward::sites::EVERY_HOST)
     }
+}
 
-    /// What the summary line says of the cut.
-    fn describe(&self) -> String {
-        self.drop_hosts_under
-            .map(|n| format!("; final: hosts of fewer than {n} pages left out"))
-            .unwrap_or_default()
-    }
+/// What a `sites build|merge` summary line says of the store's cut (nothing when it keeps
+/// every host).
+fn cut_note(summary: &outward::sites::StoreSummary) -> String {
+    outward::sites::final_cut(summary.min_host_pages)
+        .map(|cut| format!("; {}", outward::sites::describe_cut(cut)))
+        .unwrap_or_default()
 }
 
 /// `--site-memory-mib` unless told otherwise.
@@ -889,7 +890,7 @@ fn sites_build(args: SitesBuildArgs) -> ExitCode {
             0 => String::new(),
             n => format!("; {n} runs spilled and merged"),
         },
-        args.cut.describe(),
+        cut_note(&summary),
         start.elapsed().as_secs_f64(),
         cpu.map(|c| format!(", {c:.2} CPU s")).unwrap_or_default()
     );
@@ -920,7 +921,7 @@ fn sites_merge(args: SitesMergeArgs) -> ExitCode {
                 summary.hosts,
                 args.output.display(),
                 summary.bytes,
-                args.cut.describe()
+                cut_note(&summary)
             );
             ExitCode::SUCCESS
         }
@@ -976,10 +977,9 @@ fn sites_info(args: SitesInfoArgs) -> ExitCode {
         args.store.display(),
         footer.pages,
         footer.hosts,
-        match footer.min_host_pages {
-            0 | 1 => String::new(),
-            n => format!(" (final: hosts of fewer than {n} pages left out)"),
-        },
+        outward::sites::final_cut(footer.min_host_pages)
+            .map(|cut| format!(" ({})", outward::sites::describe_cut(cut)))
+            .unwrap_or_default(),
         args.site_min_pages,
         if footer.kept.leaves { "yes" } else { "no" },
         if footer.kept.layout { "yes" } else { "no" },

@@ -1719,20 +1719,14 @@ fn site_memory(
         SiteSource::Store(path) => {
             let reader =
                 StoreReader::open(path).map_err(|e| SetupError::SiteStore(path.clone(), e))?;
-            let (kept, cut) = (reader.footer().kept, reader.footer().min_host_pages);
-            let refuse = |why: String| {
-                SetupError::SiteStore(
-                    path.clone(),
-                    io::Error::new(io::ErrorKind::InvalidInput, why),
-                )
-            };
-            if config.sites_update && cut > 1 {
-                return Err(SetupError::SiteStore(
-                    path.clone(),
-                    crate::sites::final_store_error(cut),
-                ));
+            let footer = reader.footer();
+            let kept = footer.kept;
+            // Refused before any page is read: the update would fail only at the end.
+            if config.sites_update {
+                crate::sites::takes_more_pages(footer.min_host_pages)
+                    .map_err(|e| SetupError::SiteStore(path.clone(), e))?;
             }
-            crate::sites::serves_min_pages(reader.footer(), config.site_min_pages)
+            crate::sites::serves_min_pages(footer, config.site_min_pages)
                 .map_err(|e| SetupError::SiteStore(path.clone(), e))?;
             if !kept.covers(needs) {
                 let missing = if needs.leaves && !kept.leaves {
@@ -1740,10 +1734,16 @@ fn site_memory(
                 } else {
                     "page layouts"
                 };
-                return Err(refuse(format!(
-                    "the store keeps no {missing}, which --method {} reads: build it with `sites build --for {}` or without --for",
-                    config.method, config.method
-                )));
+                return Err(SetupError::SiteStore(
+                    path.clone(),
+                    io::Error::new(
+                        io::ErrorKind::InvalidInput,
+                        format!(
+                            "the store keeps no {missing}, which --method {} reads: build it with `sites build --for {}` or without --for",
+                            config.method, config.method
+                        ),
+                    ),
+                ));
             }
             store_contexts(reader, None)
         }

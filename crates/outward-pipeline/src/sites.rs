@@ -79,6 +79,17 @@ pub struct StoreSummary {
 /// The `min_host_pages` of a store that keeps every host (not a final store).
 pub const EVERY_HOST: u32 = 0;
 
+/// The cut of a store that leaves out hosts of fewer than `min_host_pages` pages, when it
+/// leaves any out (a final store); `None` for a store that keeps every host (0 or 1).
+pub fn final_cut(min_host_pages: u32) -> Option<u32> {
+    (min_host_pages > 1).then_some(min_host_pages)
+}
+
+/// What a summary says of a final store's cut.
+pub fn describe_cut(cut: u32) -> String {
+    format!("final: hosts of fewer than {cut} pages left out")
+}
+
 /// Writes a store, one host record at a time, in ascending name order.
 pub struct StoreWriter {
     file: AtomicFile,
@@ -129,12 +140,12 @@ impl StoreWriter {
     pub fn push(&mut self, record: &HostRecord) -> io::Result<()> {
         store::check_order(self.last.as_deref(), &record.name).map_err(invalid)?;
         self.last = Some(record.name.clone());
-        if self.min_host_pages > 1 {
-            if record.pages < u64::from(self.min_host_pages) {
+        if let Some(cut) = final_cut(self.min_host_pages) {
+            if record.pages < u64::from(cut) {
                 return Ok(());
             }
             let mut host = store::read_record(&record.bytes).map_err(invalid)?;
-            host.keep_final(self.min_host_pages);
+            host.keep_final(cut);
             return match store::host_records(&host).next() {
                 Some(kept) => self.add(&kept),
                 None => Ok(()),
@@ -464,14 +475,18 @@ pub struct RecordSource<'a> {
     pub min_host_pages: u32,
 }
 
-/// Why a final store is not merged (a merge, or a run's `--sites-update`).
-pub fn final_store_error(min_host_pages: u32) -> io::Error {
-    io::Error::new(
-        io::ErrorKind::InvalidInput,
-        format!(
-            "a final store (hosts of fewer than {min_host_pages} pages left out) cannot take more pages: its left-out hosts would miss their earlier pages; merge or update the stores it was made from"
-        ),
-    )
+/// Whether a store of this `min_host_pages` can take more pages (a merge, or a run's
+/// `--sites-update`): a final store cannot.
+pub fn takes_more_pages(min_host_pages: u32) -> io::Result<()> {
+    match final_cut(min_host_pages) {
+        None => Ok(()),
+        Some(cut) => Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "a final store (hosts of fewer than {cut} pages left out) cannot take more pages: its left-out hosts would miss their earlier pages; merge or update the stores it was made from"
+            ),
+        )),
+    }
 }
 
 /// Whether a store serves a memory of `min_pages` pages per host: a final store left out
@@ -499,8 +514,8 @@ pub fn merge_into(
     output: &Path,
     min_host_pages: u32,
 ) -> io::Result<StoreSummary> {
-    if let Some(cut) = inputs.iter().map(|i| i.min_host_pages).find(|&m| m > 1) {
-        return Err(final_store_error(cut));
+    for input in &inputs {
+        takes_more_pages(input.min_host_pages)?;
     }
     let kept = inputs
         .iter()
