@@ -44,6 +44,9 @@ pub struct ExtractOptions {
     /// [`ExtractStats::degraded`]. Bounds the work of a page of many wide, deep, similar
     /// sibling subtrees.
     pub max_comparisons: u64,
+    /// `reverse`'s guards (`--without NAME` turns one off). Only `reverse` and
+    /// `reverse-stage` read them.
+    pub guards: methods::reverse::Guards,
 }
 
 /// [`ExtractOptions::max_comparisons`] unless set: about 0.2 s of comparisons at most, ten
@@ -58,6 +61,7 @@ impl Default for ExtractOptions {
             linenet_model: None,
             stage_model: None,
             max_comparisons: DEFAULT_MAX_COMPARISONS,
+            guards: methods::reverse::Guards::ALL_ON,
         }
     }
 }

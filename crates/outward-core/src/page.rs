@@ -9,6 +9,7 @@
 //! `cleaned()`; the host is lowercased, without user info or port.
 
 use crate::html::clean::{CleanOptions, Cleaned, clean};
+use std::borrow::Cow;
 
 /// Pages whose cleaned text weighs less than this, or less than one `<noscript>` of theirs
 /// holds (Blogger serves its posts in a script and again in `<noscript>`), get a second look
@@ -29,20 +30,7 @@ pub struct Page<'a> {
 impl<'a> Page<'a> {
     /// Analyses `html`, the decoded text of a page fetched from `url` (when known).
     pub fn new(html: &'a str, url: Option<&'a str>) -> Page<'a> {
-        let cleaned = clean(html.as_bytes(), CleanOptions::default());
-        let with_noscript = ((cleaned.text_weight < NOSCRIPT_RETRY_WEIGHT
-            || cleaned.noscript_max > cleaned.text_weight)
-            && cleaned.saw_noscript)
-            .then(|| {
-                clean(
-                    html.as_bytes(),
-                    CleanOptions {
-                        keep_noscript: true,
-                        ..CleanOptions::default()
-                    },
-                )
-            })
-            .filter(|again| again.text_weight > cleaned.text_weight);
+        let (cleaned, with_noscript) = analyse(html, CleanOptions::default());
         Page {
             html,
             url,
@@ -77,6 +65,53 @@ impl<'a> Page<'a> {
     pub fn visible(&self) -> &Cleaned {
         self.with_noscript.as_ref().unwrap_or(&self.cleaned)
     }
+
+    /// The cleaned page with each second look switched: `noscript`, the page with its
+    /// `<noscript>` content when it shows less text than that holds ([`Page::visible`]);
+    /// `reveal_hidden`, the page with its heaviest hidden element shown when that holds more
+    /// text than the page shows (the cleaner's second pass). Both on is [`Page::visible`];
+    /// `reveal_hidden` off cleans the page again (for measuring `reverse`'s guards).
+    pub fn view(&self, noscript: bool, reveal_hidden: bool) -> Cow<'_, Cleaned> {
+        if reveal_hidden {
+            return Cow::Borrowed(if noscript {
+                self.visible()
+            } else {
+                self.cleaned()
+            });
+        }
+        let (cleaned, with_noscript) = analyse(
+            self.html,
+            CleanOptions {
+                hidden_stays_hidden: true,
+                ..CleanOptions::default()
+            },
+        );
+        Cow::Owned(match with_noscript {
+            Some(again) if noscript => again,
+            _ => cleaned,
+        })
+    }
+}
+
+/// `html` cleaned with `options`, and again with `<noscript>` kept when the page shows
+/// less than [`NOSCRIPT_RETRY_WEIGHT`] of text or less than one `<noscript>` element holds
+/// (that second cleaning only when it shows more).
+fn analyse(html: &str, options: CleanOptions) -> (Cleaned, Option<Cleaned>) {
+    let cleaned = clean(html.as_bytes(), options);
+    let with_noscript = ((cleaned.text_weight < NOSCRIPT_RETRY_WEIGHT
+        || cleaned.noscript_max > cleaned.text_weight)
+        && cleaned.saw_noscript)
+        .then(|| {
+            clean(
+                html.as_bytes(),
+                CleanOptions {
+                    keep_noscript: true,
+                    ..options
+                },
+            )
+        })
+        .filter(|again| again.text_weight > cleaned.text_weight);
+    (cleaned, with_noscript)
 }
 
 /// The host of an absolute URL (`scheme://[user@]host[:port]/…`), lowercased.

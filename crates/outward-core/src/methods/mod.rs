@@ -50,7 +50,7 @@ pub static REGISTRY: &[MethodInfo] = &[
     MethodInfo {
         name: "reverse",
         summary: "reverse-order partial parse around the main text (seed 002, made accurate)",
-        build: |_| Box::new(Reverse::default()),
+        build: |options| Box::new(Reverse::new(options)),
     },
     MethodInfo {
         name: "reverse-stage",
@@ -96,6 +96,9 @@ pub static REGISTRY: &[MethodInfo] = &[
 
 /// The default method's name.
 pub const DEFAULT: &str = "reverse";
+
+/// The methods that read `reverse`'s guards ([`ExtractOptions::guards`]).
+pub const GUARDED: [&str; 2] = ["reverse", "reverse-stage"];
 
 /// The registry entry called `name`.
 pub fn find(name: &str) -> Option<&'static MethodInfo> {
@@ -168,5 +171,22 @@ mod tests {
         }
         let key = |o| build("paper", o).unwrap().options_key();
         assert_ne!(key(&a), key(&b));
+        // Only reverse and reverse-stage read the guards, and all on is the shipped key.
+        let without = ExtractOptions {
+            guards: reverse::Guards::ALL_ON.without(reverse::Guard::Title),
+            ..ExtractOptions::default()
+        };
+        for name in ["reverse", "reverse-stage"] {
+            let key = |o| build(name, o).unwrap().options_key();
+            assert_ne!(key(&a), key(&without), "{name} reads its guards");
+            assert!(key(&without).ends_with("without=title"), "{name}");
+        }
+        assert_eq!(build("reverse", &a).unwrap().options_key(), "");
+        for name in [
+            "paper", "layout", "template", "cluster", "fulltext", "svm", "linenet",
+        ] {
+            let key = |o| build(name, o).unwrap().options_key();
+            assert_eq!(key(&a), key(&without), "{name} does not read the guards");
+        }
     }
 }

@@ -35,46 +35,69 @@ use crate::html::tokenize::attribute;
 /// Inputs of the model, in order (see [`FEATURE_NAMES`]).
 pub const FEATURES: usize = 36;
 
-/// What each input measures, for training reports and importances. Shares are of the
+/// The inputs of the model, each named where it is measured (`reverse`'s stage inputs fill a
+/// [`Features`] by field) and where it is reported ([`FEATURE_NAMES`], for training reports
+/// and importances): one list, so a field and its name cannot drift apart. Shares are of the
 /// element's own text weight unless named otherwise; "R" is `reverse`'s content root.
-pub const FEATURE_NAMES: [&str; FEATURES] = [
-    "ln text",
-    "share of R's text",
-    "link-list link share",
-    "good share",
-    "bad share",
-    "menu share",
-    "hard boilerplate share",
-    "punctuation per 100 chars",
-    "ln blocks",
-    "ln mean block text",
-    "tag group",
-    "depth below R",
-    "start in R",
-    "end in R",
-    "blocks from seed (signed, share of R's blocks)",
-    "boilerplate hint (excused)",
-    "content hint",
-    "class/id: related, more, teaser",
-    "class/id: share, social, subscribe",
-    "class/id: meta, byline, date, tags",
-    "class/id: caption, photo, media",
-    "class/id: comment, reply",
-    "class/id: ad, sponsor, promo",
-    "class/id: nav, menu, breadcrumb, pager",
-    "class/id: article, content, post, body, text",
-    "previous sibling is a heading",
-    "heading words (1 related, 2 comments, 3 share, 4 tags)",
-    "ln page text",
-    "R's share of page text",
-    "listing page",
-    "R's link-list link share",
-    "ln element children",
-    "share of blocks without punctuation",
-    "holds the page's h1",
-    "all-link share",
-    "first child is a heading",
-];
+macro_rules! features {
+    ($($field:ident: $name:literal,)*) => {
+        /// One candidate element's inputs, by name; [`Features::to_array`] gives them in the
+        /// model's order.
+        #[derive(Debug, Clone, Copy, Default, PartialEq)]
+        pub struct Features {
+            $(#[doc = $name] pub $field: f64,)*
+        }
+
+        /// What each input measures, in the model's order.
+        pub const FEATURE_NAMES: [&str; FEATURES] = [$($name,)*];
+
+        impl Features {
+            /// The inputs in the model's order (as `f32`, the model's type).
+            pub fn to_array(&self) -> [f32; FEATURES] {
+                [$(self.$field as f32,)*]
+            }
+        }
+    };
+}
+
+features! {
+    ln_text: "ln text",
+    share_of_r: "share of R's text",
+    link_list_link_share: "link-list link share",
+    good_share: "good share",
+    bad_share: "bad share",
+    menu_share: "menu share",
+    hard_boilerplate_share: "hard boilerplate share",
+    punctuation_per_100_chars: "punctuation per 100 chars",
+    ln_blocks: "ln blocks",
+    ln_mean_block_text: "ln mean block text",
+    tag_group: "tag group",
+    depth_below_r: "depth below R",
+    start_in_r: "start in R",
+    end_in_r: "end in R",
+    blocks_from_seed: "blocks from seed (signed, share of R's blocks)",
+    boilerplate_hint: "boilerplate hint (excused)",
+    content_hint: "content hint",
+    words_related: "class/id: related, more, teaser",
+    words_share: "class/id: share, social, subscribe",
+    words_meta: "class/id: meta, byline, date, tags",
+    words_caption: "class/id: caption, photo, media",
+    words_comment: "class/id: comment, reply",
+    words_ad: "class/id: ad, sponsor, promo",
+    words_nav: "class/id: nav, menu, breadcrumb, pager",
+    words_article: "class/id: article, content, post, body, text",
+    previous_is_heading: "previous sibling is a heading",
+    heading_words: "heading words (1 related, 2 comments, 3 share, 4 tags)",
+    ln_page_text: "ln page text",
+    r_share_of_page: "R's share of page text",
+    listing_page: "listing page",
+    r_link_list_link_share: "R's link-list link share",
+    ln_children: "ln element children",
+    unpunctuated_block_share: "share of blocks without punctuation",
+    holds_h1: "holds the page's h1",
+    all_link_share: "all-link share",
+    first_child_is_heading: "first child is a heading",
+}
 
 /// Format version written by [`StageModel::to_bytes`].
 pub const MODEL_VERSION: u8 = 1;

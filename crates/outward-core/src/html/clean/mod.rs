@@ -112,7 +112,7 @@ pub struct BoilerRange {
 pub const NO_BOILER: u32 = u32::MAX;
 
 /// What the cleaner produced for one page.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Cleaned {
     pub buf: Vec<u8>,
     pub runs: Vec<TextRun>,
@@ -148,6 +148,9 @@ pub struct CleanOptions {
     /// Show the hidden element whose start tag begins at this source offset (and what it
     /// holds, except what is hidden inside it).
     pub reveal: Option<u32>,
+    /// Never clean again with the heaviest hidden element shown (see [`clean`]): `reverse`
+    /// with its `hidden` guard off.
+    pub hidden_stays_hidden: bool,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -260,7 +263,10 @@ const HIDDEN_RETRY: u64 = 1;
 /// Clean `html` (see the module docs).
 pub fn clean(html: &[u8], opts: CleanOptions) -> Cleaned {
     let cleaned = Cleaner::new(html, opts).run();
-    if opts.reveal.is_none() && cleaned.hidden_max > HIDDEN_RETRY * cleaned.text_weight {
+    if opts.reveal.is_none()
+        && !opts.hidden_stays_hidden
+        && cleaned.hidden_max > HIDDEN_RETRY * cleaned.text_weight
+    {
         let again = CleanOptions {
             reveal: Some(cleaned.hidden_max_at),
             ..opts

@@ -1,0 +1,180 @@
+//! `reverse`'s emission: the text of R (or its run of siblings), with the page's `<h1>` first
+//! when it sits above R (the `headline` guard), pruning inside R the block elements that
+//! site memory's template holds, that are boilerplate-hinted (where the hint holds and the
+//! element is no peer of the seed's) or link lists (seed 000's rules 1-2; in a listing,
+//! menus only: its items are links) — the `prune` guard — and, for `reverse-stage`, those
+//! the learned stage calls boilerplate. An ancestor of the seed is never pruned.
+//!
+//! Invariants: the tree is walked once per root; each element is judged once, top down (a
+//! pruned element's subtree is not visited).
+
+use super::guards::Guard;
+use super::read::PageRead;
+use super::scores::{BlockScores, LINK_LIST_RATIO};
+use super::stage_inputs::{
+    PageCut, STAGE_BUDGET, STAGE_MAX_UNPUNCTUATED, StageCandidate, StageMode, StagePage,
+};
+use crate::Blocks;
+use crate::html::tags::Tag;
+use crate::html::tree::{F_BOILER, Kind, Tree};
+use crate::text::emit::{TextSink, emit_subtree};
+use crate::text::page_title::flat_text;
+
+/// What emission gave.
+pub(super) struct Emitted {
+    pub(super) blocks: Blocks,
+    /// Elements of the site template pruned.
+    pub(super) template_removed: u32,
+    /// Elements the learned stage pruned.
+    pub(super) stage_pruned: u32,
+}
+
+/// What is emitted: `roots` (R, or R's run of siblings) of the built `tree`, R being `r`,
+/// scored by `scores`, for the seed at `seed_at`; `listing` when the listing guard chose R.
+pub(super) struct Region<'t> {
+    pub(super) tree: &'t Tree,
+    pub(super) roots: Vec<u32>,
+    pub(super) r: u32,
+    pub(super) seed_at: u32,
+    pub(super) listing: bool,
+}
+
+/// Emit `region` of `page` (see the module docs); `mode` says what the learned stage does.
+pub(super) fn emit(
+    read: &PageRead,
+    region: &Region,
+    scores: &BlockScores,
+    mode: StageMode<'_>,
+) -> Emitted {
+    let (cleaned, tree, seed_at, listing) =
+        (read.cleaned, region.tree, region.seed_at, region.listing);
+    let (buf, ranges, roots) = (&cleaned.buf, &cleaned.boiler_ranges, &region.roots[..]);
+    let ratio = LINK_LIST_RATIO;
+    let prune_on = read.on(Guard::Prune);
+    let mut template_removed = 0u32;
+    // Elements the rules (and the stage) may prune: blocks and unknown elements that do
+    // not hold the seed.
+    let prunable = |id: u32| {
+        let n = tree.node(id);
+        n.kind == Kind::Element
+            && (n.tag.is_block() || n.tag == Tag::Other)
+            && !(n.start <= seed_at && seed_at < n.end)
+    };
+    // Site memory's template (counted where the page is emitted), then hinted
+    // boilerplate and link lists.
+    let template_at = |id: u32| read.template.starts_at(tree.node(id).start);
+    let peers = read.peers(seed_at);
+    let hint_or_links = |id: u32| {
+        if !prune_on {
+            return false;
+        }
+        let n = tree.node(id);
+        if n.flags & F_BOILER != 0 {
+            // Only when the hint holds (see `hints::which_hold`) and the element is no peer
+            // of the seed's own hinted container; ranges are sorted by start.
+            let k = ranges.partition_point(|r| r.start < n.start);
+            if ranges.get(k).is_none_or(|r| r.start != n.start)
+                || (read.hint_holds(k) && !peers.holds(k))
+            {
+                return true;
+            }
+        }
+        let t = scores.range(n.start, n.end);
+        if listing {
+            return t.weight > 0.0 && t.menu > ratio * t.weight;
+        }
+        t.weight > 0.0 && t.link > ratio * t.weight
+    };
+    let rules_prune = |id: u32| template_at(id) || hint_or_links(id);
+    // The stage judges roots of running prose only (see `STAGE_MAX_UNPUNCTUATED`).
+    let inputs = match mode {
+        StageMode::Off => None,
+        _ => Some(StagePage::new(
+            cleaned, tree, scores, region.r, seed_at, listing,
+        ))
+        .filter(|i| i.r_unpunct <= STAGE_MAX_UNPUNCTUATED),
+    };
+    // The stage's cut for this page, and each candidate's probability (see `PageCut`).
+    let page_cut = match (&mode, &inputs) {
+        (StageMode::Apply(model), Some(inputs)) => Some(PageCut::new(
+            tree,
+            roots,
+            model,
+            inputs,
+            |id| prunable(id) && rules_prune(id),
+            |id| prunable(id) && inputs.judges(id),
+        )),
+        _ => None,
+    };
+    let mut collected: Vec<u32> = Vec::new();
+    let mut stage_pruned = 0u32;
+    let mut pruned_share = 0f32;
+    let mut skip = |id: u32| {
+        if !prunable(id) {
+            return false;
+        }
+        if template_at(id) {
+            template_removed += 1;
+            return true;
+        }
+        if hint_or_links(id) {
+            return true;
+        }
+        let Some(inputs) = &inputs else {
+            return false;
+        };
+        if !inputs.judges(id) {
+            return false;
+        }
+        match &mode {
+            StageMode::Apply(model) => {
+                let share = inputs.share_of_r(id);
+                let prunes = page_cut
+                    .as_ref()
+                    .is_some_and(|cut| cut.prunes(id, || model.probability(&inputs.features(id))));
+                if pruned_share + share > STAGE_BUDGET || !prunes {
+                    return false;
+                }
+                pruned_share += share;
+                stage_pruned += 1;
+                true
+            }
+            StageMode::Collect(_) => {
+                collected.push(id);
+                false
+            }
+            StageMode::Off => false,
+        }
+    };
+    let mut sink = TextSink::default();
+    // The headline usually sits just above the article body: keep it.
+    if let Some((hs, he)) = cleaned.h1
+        && read.on(Guard::Headline)
+        && he <= tree.node(roots[0]).start
+    {
+        let headline = flat_text(buf, hs as usize, he as usize);
+        if !headline.is_empty() {
+            sink.open_block(Tag::H1);
+            sink.push_decoded(&headline);
+            sink.close_block(Tag::H1);
+        }
+    }
+    for &root in roots {
+        emit_subtree(tree, buf, root, &mut sink, &mut skip);
+    }
+    if let (StageMode::Collect(out), Some(inputs)) = (mode, &inputs) {
+        for &id in &collected {
+            let mut own = TextSink::default();
+            emit_subtree(tree, buf, id, &mut own, |k| prunable(k) && rules_prune(k));
+            out.push(StageCandidate {
+                x: inputs.features(id),
+                text: own.finish().into_text(),
+            });
+        }
+    }
+    Emitted {
+        blocks: sink.finish(),
+        template_removed,
+        stage_pruned,
+    }
+}

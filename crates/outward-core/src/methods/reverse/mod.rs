@@ -1,0 +1,285 @@
+//! `reverse`: the product method. Paper 002's reverse-order partial parse (start from the
+//! text, parse outward only as far as the content root), with the seed and the content root
+//! R chosen by evidence instead of by the two longest text nodes. [`Reverse::run`] is the
+//! method as a list of steps, each in a module of its own:
+//!
+//! 1. **Read** the page as a reader sees it (`read`: [`Page::view`], cleaned once, with its
+//!    `<noscript>` content or its one hidden element shown when the page shows less; the
+//!    site template; what the URL says, `url_kind`; which boilerplate hints hold, `hints`).
+//! 2. **Score** every block (line) of the cleaned page from the cleaner's flat statistics
+//!    (`scores`): good = the text of blocks that are neither link lists (link text > 60 %,
+//!    unless the block is prose whose words are interleaved with its links) nor
+//!    boilerplate-hinted, halved without sentence punctuation; bad = text of
+//!    boilerplate-hinted blocks + half the text of link lists. Prefix sums give any
+//!    subtree's totals in O(log n).
+//! 3. **Seed** (`seeds`) = the block whose neighbourhood holds the most good text (an
+//!    article is a run of paragraphs), and up to two alternatives outside its R.
+//! 4. **Climb** (`climb`) from each seed by depth counting over the cleaned buffer (no
+//!    tree): R = the ancestor maximising good − α·bad, looking up to three text-adding levels
+//!    past the best; an alternative seed's R wins only with a clearly better score (×1.2).
+//! 5. **Recall guards** (`guards`) correct R: `listing` (a page without an article gives its
+//!    densest list; `landing` inside it), else `title` (the heading that names the page);
+//!    then `join` (an article in several regions).
+//! 6. **Build** the tree with the reverse-order partial parser only for R (and the spine up
+//!    to it); the `siblings` guard builds R's parent and grows a paragraph-level R to its
+//!    run of sibling paragraphs.
+//! 7. **Emit** (`emit`) R with the page's `<h1>` first when it sits above R, pruning what
+//!    the rules call boilerplate inside it (`prune`), never an ancestor of the seed.
+//! 8. `reverse-stage` only: the learned stage (`stage_inputs`, the model in
+//!    [`super::stage`]) prunes the elements inside R that its model calls boilerplate.
+//!
+//! Every rule that corrects the plain climb is a named [`Guard`] that `--without NAME`
+//! switches off ([`Guards`], part of the options key); `docs/methods.md` has each one's
+//! measured effect per dataset.
+//!
+//! Invariants: only R's subtree (plus the spine; R's parent's for the sibling guard) is
+//! ever built; nodes_parsed ≤ nodes_total; never panics.
+
+mod climb;
+mod emit;
+pub mod guards;
+mod hints;
+mod read;
+mod scores;
+mod seeds;
+mod stage_inputs;
+mod url_kind;
+
+#[cfg(test)]
+mod tests;
+
+pub use guards::{Guard, Guards, UnknownGuard};
+pub use stage_inputs::StageCandidate;
+
+use crate::html::partial::PartialParse;
+use crate::methods::stage::StageModel;
+use crate::text::page_title::page_title;
+use crate::{Blocks, ExtractOptions, ExtractStats, Extraction, Extractor, Page, SiteContext};
+use climb::Climb;
+use emit::{Region, emit};
+use guards::{
+    JOIN_MAX_SHARE, SIBLING_MAX_SHARE, is_paragraph, join_guard, listing_guard, sibling_run,
+    title_guard,
+};
+use read::PageRead;
+use scores::Template;
+use seeds::{Root, Seeding};
+use stage_inputs::StageMode;
+use std::sync::Arc;
+
+/// The `reverse` method (and `reverse-stage`, with a model).
+pub struct Reverse {
+    /// Which guards are on (all, as shipped).
+    pub guards: Guards,
+    /// The learned stage's model (`reverse-stage`); `None`: the rules alone (`reverse`).
+    pub stage: Option<Arc<StageModel>>,
+}
+
+impl Default for Reverse {
+    fn default() -> Self {
+        Reverse {
+            guards: Guards::ALL_ON,
+            stage: None,
+        }
+    }
+}
+
+impl Reverse {
+    /// `reverse` with `options.guards`.
+    pub fn new(options: &ExtractOptions) -> Reverse {
+        Reverse {
+            guards: options.guards,
+            stage: None,
+        }
+    }
+
+    /// `reverse` with the learned stage: `options.stage_model`, or the shipped model.
+    pub fn with_stage(options: &ExtractOptions) -> Reverse {
+        let model = match &options.stage_model {
+            Some(m) => m.clone(),
+            None => Arc::new(StageModel::default_model()),
+        };
+        Reverse {
+            guards: options.guards,
+            stage: Some(model),
+        }
+    }
+
+    /// Every element the learned stage would judge on `page`, with its inputs and its text,
+    /// as the rules alone leave the page (the training samples of `outward-learn`).
+    /// Returns the page's extraction by the rules alone too.
+    pub fn stage_candidates(
+        &self,
+        page: &Page,
+        site: &SiteContext,
+    ) -> (Extraction, Vec<StageCandidate>) {
+        let mut out = Vec::new();
+        let extraction = self.run(page, site, StageMode::Collect(&mut out));
+        (extraction, out)
+    }
+}
+
+impl Extractor for Reverse {
+    fn name(&self) -> &'static str {
+        if self.stage.is_some() {
+            "reverse-stage"
+        } else {
+            "reverse"
+        }
+    }
+
+    /// `reverse` reads the guards turned off (nothing when all are on; its parameters are
+    /// constants of the method); `reverse-stage` also reads its model, whose digest is in
+    /// the key.
+    fn options_key(&self) -> String {
+        let guards = self.guards.options_key();
+        match (&self.stage, guards.is_empty()) {
+            (Some(m), true) => format!("stage_model={:016x}", m.digest()),
+            (Some(m), false) => format!("stage_model={:016x};{guards}", m.digest()),
+            (None, _) => guards,
+        }
+    }
+
+    fn extract(&self, page: &Page, site: &SiteContext) -> Extraction {
+        match &self.stage {
+            Some(model) => self.run(page, site, StageMode::Apply(model)),
+            None => self.run(page, site, StageMode::Off),
+        }
+    }
+}
+
+impl Reverse {
+    /// The method, step by step (see the module docs).
+    fn run(&self, page: &Page, site: &SiteContext, mode: StageMode<'_>) -> Extraction {
+        // 1. Read.
+        let view = page.view(
+            self.guards.on(Guard::Noscript),
+            self.guards.on(Guard::Hidden),
+        );
+        let cleaned = &*view;
+        let read = PageRead::new(cleaned, site, page.url(), self.guards);
+        let title = page_title(cleaned);
+        let mut stats = ExtractStats {
+            nodes_total: cleaned.nodes_total,
+            ..ExtractStats::default()
+        };
+        let nothing = |title, stats| Extraction {
+            blocks: Blocks::default(),
+            title,
+            stats,
+            site_rule: None,
+        };
+        // 2-4. Score, seed, climb.
+        let ranked = seeds::ranked(&read);
+        if ranked.is_empty() {
+            return nothing(title, stats);
+        }
+        let Some(Seeding {
+            root,
+            tried,
+            bytes_scanned,
+        }) = seeds::choose(&read, &ranked)
+        else {
+            return nothing(title, stats);
+        };
+        // 5. Recall guards.
+        let (root, listing, page_good) = recall_guards(&read, root, &tried);
+        // 6. Build R; the sibling guard.
+        let seed_at = cleaned.blocks[root.seed].seed;
+        let mut pp = PartialParse::new(&cleaned.buf, seed_at as usize);
+        pp.read_start_node();
+        let Some(first) = pp.complete_level(0) else {
+            return nothing(title, stats);
+        };
+        let r = pp.complete_level(root.climb.level).unwrap_or(first);
+        let roots = if listing || !self.guards.on(Guard::Siblings) {
+            vec![r]
+        } else {
+            siblings(&mut pp, &root, r, page_good)
+        };
+        // 7-8. Emit, with pruning and the learned stage.
+        let region = Region {
+            tree: &pp.tree,
+            roots,
+            r,
+            seed_at,
+            listing,
+        };
+        let emitted = emit(&read, &region, &root.scores, mode);
+        stats.template_removed = emitted.template_removed;
+        stats.stage_pruned = emitted.stage_pruned;
+        stats.nodes_parsed = pp.nodes_built();
+        stats.bytes_touched = pp.bytes_touched().max(bytes_scanned);
+        stats.work = read.work() + pp.bytes_touched() + pp.nodes_built();
+        Extraction {
+            blocks: emitted.blocks,
+            title,
+            stats,
+            site_rule: None,
+        }
+    }
+}
+
+/// The page's good text as the guards' shares measure it: its template counted as text
+/// (site memory leaves the template out of R, not out of the page the shares were measured
+/// on), scored for the seed at `seed_at`.
+fn page_good(read: &PageRead, scores: &scores::BlockScores, seed_at: u32) -> f64 {
+    if read.template.ranges.is_empty() {
+        scores.good.last().copied().unwrap_or(0.0)
+    } else {
+        read.scores_with(seed_at, &Template::none())
+            .good
+            .last()
+            .copied()
+            .unwrap_or(0.0)
+    }
+}
+
+/// Step 5: the recall guards on the seeds' best root. A page without an article gives its
+/// densest list (`listing`); else the heading that names the page may seed the root
+/// (`title`); an article's root holding under [`JOIN_MAX_SHARE`] of the page's good text is
+/// joined with the other seeds' regions (`join`). Returns the root, whether the listing
+/// guard chose it, and the page's good text as the guards measure it ([`page_good`]).
+fn recall_guards(read: &PageRead, root: Root, tried: &[Climb]) -> (Root, bool, f64) {
+    let list = read
+        .on(Guard::Listing)
+        .then(|| listing_guard(read, &root))
+        .flatten();
+    let listing = list.is_some();
+    let root = match list {
+        Some(list) => list,
+        None => read
+            .on(Guard::Title)
+            .then(|| title_guard(read, &root))
+            .flatten()
+            .unwrap_or(root),
+    };
+    let seed_at = read.cleaned.blocks[root.seed].seed;
+    let page_good = page_good(read, &root.scores, seed_at);
+    if listing || !read.on(Guard::Join) {
+        return (root, listing, page_good);
+    }
+    let r_good = root
+        .scores
+        .range(root.climb.range.0 as u32, root.climb.range.1 as u32)
+        .good;
+    if r_good >= JOIN_MAX_SHARE * page_good {
+        return (root, listing, page_good);
+    }
+    let climb = join_guard(read, &root.scores, seed_at as usize, root.climb, tried);
+    (Root { climb, ..root }, listing, page_good)
+}
+
+/// Step 6's sibling guard: a paragraph-level R holding under [`SIBLING_MAX_SHARE`] of the
+/// page's good text (`page_good`) grows to its run of siblings (R's parent is built for it).
+fn siblings(pp: &mut PartialParse, root: &Root, r: u32, page_good: f64) -> Vec<u32> {
+    let r_node = pp.tree.node(r);
+    let r_share = root.scores.range(r_node.start, r_node.end).good / page_good.max(1.0);
+    if r_share >= SIBLING_MAX_SHARE || !is_paragraph(r_node.tag) {
+        return vec![r];
+    }
+    match pp.complete_level(root.climb.level + 1) {
+        Some(p) if p != r => sibling_run(&pp.tree, &root.scores, p, r),
+        _ => vec![r],
+    }
+}
