@@ -1,11 +1,11 @@
-//! End-to-end throughput: `pipeline::run` (read, decode, extract, write zstd shard + manifest)
+//! End-to-end throughput: `outward::run` (read, decode, extract, write zstd shard + manifest)
 //! on a synthetic Common-Crawl-like `.warc.gz` (fixed seed), with `--method fulltext` and
 //! `reverse`, on one worker thread (per-core speed) and on all cores. Throughput is bytes of
 //! page HTML (the article responses' bodies) per second. `force` is set so every iteration
 //! does the whole work instead of resuming.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use outward::pipeline::{self, Progress, RunConfig};
+use outward::{InputOutcome, Progress, RunConfig, Silent};
 use outward_testkit::{self as testkit, SynthOptions};
 use std::hint::black_box;
 use std::time::Duration;
@@ -53,13 +53,12 @@ fn bench_pipeline(c: &mut Criterion) {
         config.force = true;
         let once = || {
             let progress = Progress::default();
-            let reports =
-                pipeline::run(&inputs, &config, &progress, &pipeline::Silent).expect("run starts");
+            let reports = outward::run(&inputs, &config, &progress, &Silent).expect("run starts");
             assert!(reports.iter().all(|r| r.is_complete()));
             reports
         };
         // Check once that every page became a document.
-        if let pipeline::InputOutcome::Done { entry, .. } = &once()[0].outcome {
+        if let InputOutcome::Done { entry, .. } = &once()[0].outcome {
             assert_eq!(entry.counts.written, expected);
         } else {
             panic!("input not processed");

@@ -1,7 +1,8 @@
 //! End-to-end tests of the page and record metadata (#9): the keys a run adds, the filters
 //! `--min-chars` and `--lang` as counted skips, and the text bytes they must leave alone.
 
-use outward::pipeline::{DocFilters, PageOutcome, process_page};
+use outward::DocFilters;
+use outward::worker::{PageOutcome, process_page};
 use outward_core::{ExtractOptions, Format, methods};
 use outward_warc::decode::DecodeOptions;
 use outward_warc::reader::RawPage;

@@ -5,7 +5,7 @@
 //! still gets wrong: they must still fail (a fixed page must lose its mark, so the suite's
 //! pass count stays true). Skips when `../shared` is absent.
 
-use outward::pipeline::{self, Progress, RunConfig, Silent};
+use outward::{Progress, RunConfig, Silent};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -28,7 +28,7 @@ fn texts_of(warc: &Path) -> BTreeMap<String, String> {
         .build()
         .unwrap();
     let (texts, _) =
-        pipeline::extract_texts(warc, &config, &pool, &Progress::default(), &Silent).unwrap();
+        outward::extract_texts(warc, &config, &pool, &Progress::default(), &Silent).unwrap();
     texts.into_iter().map(|t| (t.id, fold(&t.text))).collect()
 }
 

@@ -11,10 +11,10 @@
 use crossbeam_channel::{Receiver, Sender};
 use outward_core::{ExtractOptions, Format, methods};
 use outward_output::document::Document;
-use outward_pipeline::page;
-use outward_pipeline::pipeline::{
-    self, DocSink, Event, FractionHistogram, InputOutcome, Progress, Reporter, RunConfig,
-    SiteSource,
+use outward_pipeline::worker;
+use outward_pipeline::{
+    self as pipeline, DocSink, Event, FractionHistogram, InputOutcome, Progress, Reporter,
+    RunConfig, SiteSource,
 };
 use outward_warc::counts::Counts;
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
@@ -67,7 +67,7 @@ impl Extractor {
         let doc = if let Ok(bytes) = html.cast::<PyBytes>() {
             let bytes = bytes.as_bytes();
             py.detach(
-                || match page::extract_bytes(bytes, id.clone(), url, extractor, format) {
+                || match worker::extract_bytes(bytes, id.clone(), url, extractor, format) {
                     Ok(doc) => (doc, None),
                     Err(not_html) => {
                         let empty = not_html.empty_document(id, url, extractor, format);
@@ -78,7 +78,12 @@ impl Extractor {
         } else if let Ok(text) = html.cast::<PyString>() {
             // Borrowed where the limited API allows (Python 3.10+), copied before.
             let text = text.to_cow()?;
-            py.detach(|| (page::extract_text(&text, id, url, extractor, format), None))
+            py.detach(|| {
+                (
+                    worker::extract_text(&text, id, url, extractor, format),
+                    None,
+                )
+            })
         } else {
             return Err(PyTypeError::new_err(format!(
                 "html must be bytes or str, not {}",
@@ -121,8 +126,7 @@ fn extract_options(
             "similarity must be between 0 and 1, not {similarity}"
         )));
     }
-    outward_learn::model::Model::method_options(method, similarity, model.map(PathBuf::as_path))
-        .map_err(value_error)
+    pipeline::method_options(method, similarity, model.map(PathBuf::as_path)).map_err(value_error)
 }
 
 fn text_format(name: &str) -> PyResult<Format> {

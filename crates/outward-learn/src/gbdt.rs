@@ -15,7 +15,7 @@
 //! Invariants: deterministic (no randomness, no hash order: the same samples in the same
 //! order give the same model bytes); time O(trees × depth × samples × inputs).
 
-use outward_core::methods::reverse::Reverse;
+use outward_core::methods::reverse::{Guards, Reverse};
 use outward_core::methods::stage::{FEATURES, LEAF, StageModel, TreeNode, tree_score};
 use outward_core::{Page, SiteContext};
 
@@ -33,10 +33,14 @@ pub struct StageSample {
     pub page_f1: f32,
 }
 
-/// The labelled candidates of `page` (those with tokens), in the order `reverse` meets them.
-pub fn page_stage_samples(page: &Page, truth: &TruthBag) -> Vec<StageSample> {
-    let (extraction, candidates) =
-        Reverse::default().stage_candidates(page, &SiteContext::default());
+/// The labelled candidates of `page` (those with tokens), in the order `reverse` (with
+/// `guards`) meets them.
+pub fn page_stage_samples(page: &Page, truth: &TruthBag, guards: Guards) -> Vec<StageSample> {
+    let reverse = Reverse {
+        guards,
+        ..Reverse::default()
+    };
+    let (extraction, candidates) = reverse.stage_candidates(page, &SiteContext::default());
     let (inside, total) = truth.overlap(extraction.blocks.text());
     if total == 0 {
         return Vec::new();
@@ -436,7 +440,7 @@ mod tests {
              and the farmers were glad of it after a dry spring. More rain is expected this \
              week across the region, forecasters said, with storms in the north.",
         );
-        let samples = page_stage_samples(&page, &truth);
+        let samples = page_stage_samples(&page, &truth, Guards::default());
         assert!(!samples.is_empty());
         assert!(samples[0].page_f1 > 0.5 && samples[0].page_f1 < 1.0);
         // The related box is a boilerplate sample with the related word group set.

@@ -27,17 +27,6 @@ use outward_eval::{for_each_token, normalize};
 /// Methods `outward train` and `outward eval --lodo` can train.
 pub const TRAINABLE: &[&str] = &["svm", "linenet", "reverse-stage"];
 
-/// The trainable model a method applies: `svm`'s own, and `template`'s (seed 001 whole: its
-/// template library, then `svm`'s classifier), `linenet`'s; `None` for methods without a model.
-pub fn model_of(method: &str) -> Option<&'static str> {
-    match method {
-        "svm" | "template" => Some("svm"),
-        "linenet" => Some("linenet"),
-        "reverse-stage" => Some("reverse-stage"),
-        _ => None,
-    }
-}
-
 /// One page's truth text as a bag of tokens.
 #[derive(Debug, Clone, Default)]
 pub struct TruthBag {

@@ -1,13 +1,13 @@
-//! The trainable models by kind ([`model_of`](crate::model_of) names them): their samples
-//! ([`Samples`]), training ([`train`]) and files ([`Model`]), so that `outward train`,
-//! `--model` and `eval --lodo` handle every kind the same way.
+//! The trainable models by kind (`outward_core::methods::models::model_of` names them):
+//! their samples ([`Samples`]) and training ([`train`], giving the core's [`Model`]), so that
+//! `outward train` and `eval --lodo` handle every kind the same way.
 
 use std::sync::Arc;
 
-use outward_core::methods::linenet::LineNetModel;
-use outward_core::methods::stage::{FEATURE_NAMES, StageModel};
-use outward_core::methods::svm::SvmModel;
-use outward_core::{ExtractOptions, Page};
+use outward_core::Page;
+use outward_core::methods::models::Model;
+use outward_core::methods::reverse::Guards;
+use outward_core::methods::stage::FEATURE_NAMES;
 
 use crate::gbdt::{GbdtParams, StageSample, page_stage_samples};
 use crate::net::{LineSample, NetParams, page_line_samples};
@@ -37,11 +37,13 @@ impl Samples {
     }
 
     /// The samples of `page` for the same kind as `self` (empty).
-    pub fn of_page(&self, page: &Page, truth: &TruthBag) -> Samples {
+    /// `guards`: those of the `reverse` whose candidates the stage's samples are (the other
+    /// kinds do not read them).
+    pub fn of_page(&self, page: &Page, truth: &TruthBag, guards: Guards) -> Samples {
         match self {
             Samples::Svm(_) => Samples::Svm(page_samples(page, truth)),
             Samples::Linenet(_) => Samples::Linenet(page_line_samples(page, truth)),
-            Samples::Stage(_) => Samples::Stage(page_stage_samples(page, truth)),
+            Samples::Stage(_) => Samples::Stage(page_stage_samples(page, truth, guards)),
         }
     }
 
@@ -73,86 +75,6 @@ impl Samples {
             Samples::Svm(_) => "blocks",
             Samples::Linenet(_) => "lines",
             Samples::Stage(_) => "elements",
-        }
-    }
-}
-
-/// A trained model of any kind.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Model {
-    Svm(Arc<SvmModel>),
-    Linenet(Arc<LineNetModel>),
-    Stage(Arc<StageModel>),
-}
-
-impl Model {
-    /// Reads a model file of `kind` (`svm` or `linenet`).
-    pub fn from_bytes(kind: &str, bytes: &[u8]) -> Result<Model, String> {
-        match kind {
-            "svm" => SvmModel::from_bytes(bytes)
-                .map(|m| Model::Svm(Arc::new(m)))
-                .map_err(|e| e.to_string()),
-            "linenet" => LineNetModel::from_bytes(bytes)
-                .map(|m| Model::Linenet(Arc::new(m)))
-                .map_err(|e| e.to_string()),
-            "reverse-stage" => StageModel::from_bytes(bytes)
-                .map(|m| Model::Stage(Arc::new(m)))
-                .map_err(|e| e.to_string()),
-            _ => Err(format!("{kind} has no model")),
-        }
-    }
-
-    /// Reads the model file at `path` for `method` (whose kind [`crate::model_of`] names);
-    /// the error names the file, or says which methods read a model.
-    pub fn read_for(method: &str, path: &std::path::Path) -> Result<Model, String> {
-        let Some(kind) = crate::model_of(method) else {
-            return Err(format!(
-                "a model is read by methods svm and template (svm models), linenet and reverse-stage, not by {method}"
-            ));
-        };
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        Model::from_bytes(kind, &bytes).map_err(|e| format!("{}: {e}", path.display()))
-    }
-
-    /// The options of `method` as a front end takes them: `similarity` (paper's tree-similarity
-    /// threshold) and, when given, the model file at `model`, read for the method.
-    pub fn method_options(
-        method: &str,
-        similarity: f64,
-        model: Option<&std::path::Path>,
-    ) -> Result<ExtractOptions, String> {
-        let mut options = ExtractOptions {
-            similarity_threshold: similarity,
-            ..ExtractOptions::default()
-        };
-        if let Some(path) = model {
-            Model::read_for(method, path)?.apply(&mut options);
-        }
-        Ok(options)
-    }
-
-    pub fn to_bytes(&self) -> Vec<u8> {
-        match self {
-            Model::Svm(m) => m.to_bytes(),
-            Model::Linenet(m) => m.to_bytes(),
-            Model::Stage(m) => m.to_bytes(),
-        }
-    }
-
-    pub fn digest(&self) -> u64 {
-        match self {
-            Model::Svm(m) => m.digest(),
-            Model::Linenet(m) => m.digest(),
-            Model::Stage(m) => m.digest(),
-        }
-    }
-
-    /// Puts the model where its methods read it in `options`.
-    pub fn apply(self, options: &mut ExtractOptions) {
-        match self {
-            Model::Svm(m) => options.svm_model = Some(m),
-            Model::Linenet(m) => options.linenet_model = Some(m),
-            Model::Stage(m) => options.stage_model = Some(m),
         }
     }
 }

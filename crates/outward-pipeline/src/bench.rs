@@ -6,7 +6,7 @@
 //! Invariant: the same code path as the pipeline (`outward_warc::load_html_pages`: reader →
 //! `decode_body`; then `Extractor`).
 
-use crate::pipeline::FractionHistogram;
+use crate::events::FractionHistogram;
 use outward_core::Extractor;
 use std::time::Instant;
 

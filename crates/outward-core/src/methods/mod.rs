@@ -12,6 +12,7 @@ pub mod cluster;
 pub mod fulltext;
 pub mod layout;
 pub mod linenet;
+pub mod models;
 pub mod paper;
 pub mod reverse;
 pub mod stage;

@@ -1,0 +1,393 @@
+//! What decides a run: [`RunConfig`] (method, options, formats, filters, site memory,
+//! remote reading, threads), the document filters ([`DocFilters`]), the config hash that
+//! names every setting which changes output bytes, the one builder of worker thread pools
+//! ([`worker_pool`]), and the errors that stop a run before it starts ([`SetupError`]).
+//!
+//! Invariants: the config hash depends only on settings that change output bytes (not on
+//! threads, paths or options the method does not read); a setting left at its default
+//! keeps the hash runs had before it existed.
+
+use outward_core::html::clean::Cleaned;
+use outward_core::methods::models::{Model, model_of};
+use outward_core::methods::{self, UnknownMethod};
+use outward_core::site::DEFAULT_MIN_PAGES;
+use outward_core::{ExtractOptions, Extractor, Format};
+use outward_output::atomic::sha256_hex;
+use outward_output::document::Document;
+use outward_output::format::{self as output_format, OutputFormat, OutputOptions, UnknownFormat};
+use outward_remote::RemoteOptions;
+use outward_warc::counts::SkipReason;
+use outward_warc::decode::DecodeOptions;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// Where a run's site memory comes from.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum SiteSource {
+    /// Each page is judged alone.
+    #[default]
+    None,
+    /// Learned from the run's own inputs in a first read (`--site-memory`).
+    Inputs,
+    /// Read from a store built by `outward sites build` (`--sites STORE`).
+    Store(PathBuf),
+}
+
+/// Tool version written into the manifest and the config hash.
+pub const TOOL_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Everything that decides what a run writes, plus how it runs.
+#[derive(Debug, Clone)]
+pub struct RunConfig {
+    pub output: PathBuf,
+    /// The extraction method's registry name.
+    pub method: String,
+    pub extract: ExtractOptions,
+    /// How a document's blocks become its text.
+    pub text_format: Format,
+    /// Worker threads (rayon pool size).
+    pub threads: usize,
+    /// The output format's registry name (`dolma`, `wet`).
+    pub output_format: String,
+    /// Settings of the output formats (zstd level and frame size of `dolma`).
+    pub output_options: OutputOptions,
+    pub max_record_bytes: u64,
+    /// Reprocess inputs even when the manifest says they are done.
+    pub force: bool,
+    /// Records between reader and writer, at most, over all inputs.
+    pub window: usize,
+    /// Payload bytes between reader and writer, at most, over all inputs.
+    pub inflight_bytes: u64,
+    /// Where site memory comes from: none, the run's own inputs (`--site-memory`: read them
+    /// once to learn what repeats across each host's pages, then extract with it), or a
+    /// store (`--sites STORE`).
+    pub sites: SiteSource,
+    /// Pages of a host that must hold a block for site memory to call it template.
+    pub site_min_pages: u32,
+    /// With a store: add this run's pages to it when the run ends (`--sites-update`).
+    pub sites_update: bool,
+    /// Memory site memory may hold, about: a builder past it spills sorted runs to disk and
+    /// merges them; a store's lookup cache evicts past it (`--site-memory-mib`).
+    pub site_memory_bytes: usize,
+    /// Which documents are written (`--min-chars`, `--lang`); the rest are counted skips.
+    pub filters: DocFilters,
+    /// How remote inputs are read (retries, timeouts, S3 endpoint and credentials).
+    pub remote: RemoteOptions,
+}
+
+/// Records and documents a run keeps: a page over a size budget is skipped as `over_budget`
+/// before extraction, one whose extraction did more work than `max_work` after it, a
+/// document as `too_short` or `language`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DocFilters {
+    /// Nodes (elements and text runs) a page may have (`--max-nodes`; 0: no budget).
+    pub max_nodes: u64,
+    /// Elements a page may nest (`--max-depth`; 0: no budget).
+    pub max_depth: u32,
+    /// Work units ([`outward_core::ExtractStats::work`]) a page's extraction may do
+    /// (`--max-work`; 0: no budget).
+    pub max_work: u64,
+    /// Fewer characters of text than this: `too_short` (0: no minimum).
+    pub min_chars: u64,
+    /// ISO 639-1 codes (lowercase) the identified language must be one of; a document with no
+    /// identified language fails too (empty: every language).
+    pub languages: Vec<String>,
+}
+
+impl DocFilters {
+    /// Keeps only documents in these languages, given as a user writes them: each code is
+    /// trimmed and lowercased, and empty ones are dropped.
+    pub fn set_languages<S: AsRef<str>>(&mut self, codes: impl IntoIterator<Item = S>) {
+        self.languages = codes
+            .into_iter()
+            .map(|l| l.as_ref().trim().to_ascii_lowercase())
+            .filter(|l| !l.is_empty())
+            .collect();
+    }
+
+    /// Why a page the cleaner measured as `cleaned` is over a budget, if it is.
+    pub fn over_budget(&self, cleaned: &Cleaned) -> Option<String> {
+        if self.max_nodes > 0 && cleaned.nodes_total > self.max_nodes {
+            return Some(format!(
+                "{} nodes > --max-nodes {}",
+                cleaned.nodes_total, self.max_nodes
+            ));
+        }
+        if self.max_depth > 0 && cleaned.max_depth > self.max_depth {
+            return Some(format!(
+                "nesting depth {} > --max-depth {}",
+                cleaned.max_depth, self.max_depth
+            ));
+        }
+        None
+    }
+
+    /// Why an extraction that reported `stats` did more work than the budget, if it did.
+    pub fn over_work(&self, stats: &outward_core::ExtractStats) -> Option<String> {
+        (self.max_work > 0 && stats.work > self.max_work)
+            .then(|| format!("work {} > --max-work {}", stats.work, self.max_work))
+    }
+
+    /// Why `doc` is not kept, if it is not.
+    pub fn reject(&self, doc: &Document) -> Option<(SkipReason, String)> {
+        let m = &doc.metadata;
+        if m.text_chars < self.min_chars {
+            return Some((
+                SkipReason::TooShort,
+                format!("{} characters < {}", m.text_chars, self.min_chars),
+            ));
+        }
+        if !self.languages.is_empty()
+            && !m
+                .language
+                .as_ref()
+                .is_some_and(|l| self.languages.iter().any(|want| want == l))
+        {
+            let got = m.language.as_deref().unwrap_or("none");
+            return Some((SkipReason::Language, format!("language {got}")));
+        }
+        None
+    }
+
+    /// The filters as a stable string for the config hash.
+    fn key(&self) -> String {
+        let mut key = format!(
+            "min_chars={}; lang={}",
+            self.min_chars,
+            self.languages.join(",")
+        );
+        // Budgets only when set: runs without one keep the hash (and their resume) they had.
+        if self.max_nodes > 0 || self.max_depth > 0 {
+            key.push_str(&format!(
+                "; max_nodes={}; max_depth={}",
+                self.max_nodes, self.max_depth
+            ));
+        }
+        if self.max_work > 0 {
+            key.push_str(&format!("; max_work={}", self.max_work));
+        }
+        key
+    }
+}
+
+/// The options of `method` as a front end takes them: `similarity` (paper's tree-similarity
+/// threshold) and, when given, the model file at `model`, read for the method (its errors
+/// name the file, or say which methods read a model).
+pub fn method_options(
+    method: &str,
+    similarity: f64,
+    model: Option<&Path>,
+) -> Result<ExtractOptions, String> {
+    let mut options = ExtractOptions {
+        similarity_threshold: similarity,
+        ..ExtractOptions::default()
+    };
+    if let Some(path) = model {
+        read_model(method, path)?.apply(&mut options);
+    }
+    Ok(options)
+}
+
+/// Reads the model file at `path` for `method`.
+pub fn read_model(method: &str, path: &Path) -> Result<Model, String> {
+    let Some(kind) = model_of(method) else {
+        return Err(format!(
+            "a model is read by methods svm and template (svm models), linenet and reverse-stage, not by {method}"
+        ));
+    };
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Model::from_bytes(kind, &bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Every core of this machine (1 when it cannot tell).
+pub fn all_cores() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+}
+
+/// The one way a worker pool is built (runs, `eval`, `extract`, training, Python): `threads`
+/// named workers (at least one).
+pub fn worker_pool(threads: usize) -> Result<rayon::ThreadPool, SetupError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .thread_name(|i| format!("outward-worker-{i}"))
+        .build()
+        .map_err(|e| SetupError::Pool(e.to_string()))
+}
+
+impl RunConfig {
+    pub fn new(output: PathBuf) -> RunConfig {
+        let threads = all_cores();
+        RunConfig {
+            output,
+            method: methods::DEFAULT.to_string(),
+            extract: ExtractOptions::default(),
+            text_format: Format::Text,
+            threads,
+            output_format: output_format::FORMATS[0].name.to_string(),
+            output_options: OutputOptions::default(),
+            max_record_bytes: 16 << 20,
+            force: false,
+            window: 0,
+            inflight_bytes: 128 << 20,
+            sites: SiteSource::None,
+            site_min_pages: DEFAULT_MIN_PAGES,
+            sites_update: false,
+            site_memory_bytes: crate::sites::DEFAULT_SITE_MEMORY_BYTES,
+            filters: DocFilters::default(),
+            remote: RemoteOptions::default(),
+        }
+    }
+
+    /// Records in flight: 8 per worker (NOTES: kept RSS at 18-25 MB) unless set.
+    pub fn effective_window(&self) -> usize {
+        if self.window > 0 {
+            self.window
+        } else {
+            8 * self.threads.max(1)
+        }
+    }
+
+    /// The pool of `threads` workers that runs the per-page work ([`worker_pool`]).
+    pub fn worker_pool(&self) -> Result<rayon::ThreadPool, SetupError> {
+        worker_pool(self.threads)
+    }
+
+    /// Sets the worker threads as a user gives them: `None` or 0 keeps every core.
+    pub fn set_threads(&mut self, threads: Option<usize>) {
+        if let Some(t) = threads.filter(|&t| t > 0) {
+            self.threads = t;
+        }
+    }
+
+    /// The configured extraction method.
+    pub fn extractor(&self) -> Result<Box<dyn Extractor>, UnknownMethod> {
+        methods::build(&self.method, &self.extract)
+    }
+
+    /// The configured output format.
+    pub fn output_format(&self) -> Result<Box<dyn OutputFormat>, UnknownFormat> {
+        output_format::build(&self.output_format, &self.output_options)
+    }
+
+    /// [`config_hash`](Self::config_hash) with the site memory the run extracts with: the
+    /// memory's digest decides output as much as any option.
+    pub fn config_hash_with(&self, site_digest: Option<u64>) -> String {
+        match site_digest {
+            None => self.config_hash(),
+            Some(digest) => {
+                let key = format!(
+                    "{}; site_memory={digest:016x}; site_min_pages={}",
+                    self.config_hash(),
+                    self.site_min_pages
+                );
+                sha256_hex(&key)[..16].to_string()
+            }
+        }
+    }
+
+    /// Hash of every setting that changes output bytes (not threads, not paths, not options
+    /// the method does not read).
+    pub fn config_hash(&self) -> String {
+        let options = self
+            .extractor()
+            .map(|m| m.options_key())
+            .unwrap_or_default();
+        let output = self
+            .output_format()
+            .map(|f| f.options_key())
+            .unwrap_or_default();
+        let key = format!(
+            "outward {TOOL_VERSION}; method={}; options={options}; format={}; output={}; {output}; max_record_bytes={}; {}; metadata=2",
+            self.method,
+            self.text_format.name(),
+            self.output_format,
+            self.max_record_bytes,
+            self.filters.key(),
+        );
+        sha256_hex(&key)[..16].to_string()
+    }
+
+    pub(crate) fn decode_options(&self) -> DecodeOptions {
+        DecodeOptions {
+            max_decoded_bytes: self.max_record_bytes.max(1) as usize,
+        }
+    }
+}
+
+/// A setup problem that stops a run before it starts.
+#[derive(Debug)]
+pub enum SetupError {
+    OutputDir(PathBuf, io::Error),
+    Manifest(PathBuf, io::Error),
+    DuplicateStem {
+        stem: String,
+        first: PathBuf,
+        second: PathBuf,
+    },
+    Pool(String),
+    Method(UnknownMethod),
+    OutputFormat(UnknownFormat),
+    SiteStore(PathBuf, io::Error),
+}
+
+impl std::fmt::Display for SetupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SetupError::OutputDir(path, e) => {
+                write!(f, "cannot create output directory {}: {e}", path.display())
+            }
+            SetupError::Manifest(path, e) => {
+                write!(f, "cannot open manifest {}: {e}", path.display())
+            }
+            SetupError::DuplicateStem {
+                stem,
+                first,
+                second,
+            } => write!(
+                f,
+                "inputs {} and {} would both write the output named {stem:?}",
+                first.display(),
+                second.display()
+            ),
+            SetupError::Pool(e) => write!(f, "cannot start worker threads: {e}"),
+            SetupError::Method(e) => write!(f, "{e}"),
+            SetupError::OutputFormat(e) => write!(f, "{e}"),
+            SetupError::SiteStore(path, e) => {
+                write!(f, "cannot read site store {}: {e}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn config_hash_ignores_threads_but_not_method() {
+        let a = RunConfig::new(PathBuf::from("o"));
+        let mut b = a.clone();
+        b.threads = 17;
+        assert_eq!(a.config_hash(), b.config_hash());
+        b.method = "fulltext".into();
+        assert_ne!(a.config_hash(), b.config_hash());
+    }
+
+    /// Regression: `reverse` ignores `--similarity`, yet it was in the hash, so changing it
+    /// reprocessed every input for identical output.
+    #[test]
+    fn config_hash_holds_only_options_the_method_reads() {
+        let reverse = RunConfig::new(PathBuf::from("o"));
+        let mut other = reverse.clone();
+        other.extract.similarity_threshold = 0.5;
+        assert_eq!(reverse.config_hash(), other.config_hash());
+        let (mut paper, mut paper_other) = (reverse.clone(), other.clone());
+        paper.method = "paper".into();
+        paper_other.method = "paper".into();
+        assert_ne!(paper.config_hash(), paper_other.config_hash());
+    }
+}

@@ -1,0 +1,202 @@
+//! The learned methods from WARC files and their truth: the labelled samples of a file's
+//! pages ([`load_samples`]), a model trained on several files ([`train`]), written
+//! atomically ([`write_model`]), and leave-one-dataset-out ([`lodo`]): each bag-scored set
+//! scored by a model trained on the others, through the same stages as `outward eval`.
+//!
+//! Invariants: samples are gathered in file order whatever the pool's size, so the same
+//! inputs give the same model bytes; a model file appears only complete and fsynced.
+
+use crate::config::RunConfig;
+use crate::events::{Progress, Reporter};
+use crate::run::extract_texts;
+use outward_core::Page;
+use outward_core::methods::models::Model;
+use outward_core::methods::reverse::Guards;
+use outward_eval::{DatasetReport, TruthSet};
+use outward_learn::TruthBag;
+use outward_learn::model::Samples;
+use outward_output::atomic::AtomicFile;
+use outward_warc::decode::{self, DecodeOptions};
+use outward_warc::reader::{FileStatus, RawPage, ReadItem, ReaderOptions, WarcReader};
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Pages labelled per job on the pool.
+const SAMPLE_BATCH: usize = 64;
+
+/// The labelled samples (of `empty`'s kind) of the pages of `input` that `truth` scores by
+/// bag of tokens, joined on WARC-Record-ID, in file order, with `guards` (`reverse-stage`'s
+/// candidates are those `reverse` with these guards leaves); and how many pages gave them.
+pub fn load_samples(
+    input: &Path,
+    truth: &TruthSet,
+    pool: &rayon::ThreadPool,
+    empty: &Samples,
+    guards: Guards,
+) -> Result<(Samples, usize), String> {
+    let by_id: HashMap<&str, &str> = truth
+        .records
+        .iter()
+        .filter(|r| !r.is_snippets())
+        .map(|r| (r.warc_record_id.as_str(), r.truth.as_str()))
+        .collect();
+    let reader = WarcReader::open(input, ReaderOptions::default())
+        .map_err(|e| format!("{}: {e}", input.display()))?;
+    let options = DecodeOptions::default();
+    let label = |page: &RawPage| {
+        let truth = by_id.get(page.record_id.as_str())?;
+        let decoded = decode::decode_body(
+            &page.http_headers,
+            page.content_type.as_deref(),
+            &page.body,
+            &options,
+        )
+        .ok()?;
+        let analysed = Page::new(&decoded.html, page.target_uri.as_deref());
+        Some(empty.of_page(&analysed, &TruthBag::new(truth), guards))
+    };
+    let (mut samples, mut pages) = (empty.clone(), 0usize);
+    let mut batch = Vec::new();
+    let mut flush = |batch: &mut Vec<RawPage>| {
+        let done: Vec<Option<Samples>> = pool.install(|| batch.par_iter().map(label).collect());
+        for page in done.into_iter().flatten() {
+            pages += 1;
+            samples.extend(&page);
+        }
+        batch.clear();
+    };
+    for item in reader {
+        if let ReadItem::Page(page) = item
+            && by_id.contains_key(page.record_id.as_str())
+        {
+            batch.push(page);
+            if batch.len() == SAMPLE_BATCH {
+                flush(&mut batch);
+            }
+        }
+    }
+    flush(&mut batch);
+    Ok((samples, pages))
+}
+
+/// One input of training or of leave-one-dataset-out, with its truth.
+pub struct LabelledInput {
+    pub input: PathBuf,
+    pub truth: TruthSet,
+}
+
+/// The model of `empty`'s kind trained on every input's samples; `on_input` hears each
+/// input's name, pages and samples as they are read. Returns the model and a line saying
+/// how it was trained.
+pub fn train(
+    inputs: &[LabelledInput],
+    empty: &Samples,
+    pool: &rayon::ThreadPool,
+    guards: Guards,
+    mut on_input: impl FnMut(&str, usize, &Samples),
+) -> Result<(Model, String), String> {
+    let mut samples = empty.clone();
+    for labelled in inputs {
+        let (s, pages) = load_samples(&labelled.input, &labelled.truth, pool, empty, guards)?;
+        on_input(&labelled.truth.name, pages, &s);
+        samples.extend(&s);
+    }
+    outward_learn::model::train(&samples)
+}
+
+/// Writes `model` to `path` atomically (a temporary file, fsynced, renamed): a killed
+/// `train` never leaves half a model where a run would read it.
+pub fn write_model(model: &Model, path: &Path) -> std::io::Result<u64> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .ok_or_else(|| std::io::Error::other("the model path names no file"))?
+        .to_string_lossy();
+    let mut file = AtomicFile::create(dir, &name)?;
+    file.write_all(&model.to_bytes())?;
+    Ok(file.finish()?.bytes)
+}
+
+/// What leave-one-dataset-out gave.
+pub struct Lodo {
+    /// One report per bag-scored input, in input order.
+    pub reports: Vec<DatasetReport>,
+    /// Every input read to its end.
+    pub complete: bool,
+    /// The inputs that could not be read, with why (they have no report).
+    pub failed: Vec<(PathBuf, String)>,
+}
+
+/// Leave one dataset out: for each bag-scored input of `inputs` (snippet-scored ones are
+/// left out, `on_left_out` hears their names), a model of `empty`'s kind trained on the
+/// others scores it through `config`'s stages (`config.extract` gets the model);
+/// `on_held_out` hears each set's name, seconds and training line.
+#[allow(clippy::too_many_arguments)]
+pub fn lodo(
+    inputs: &[LabelledInput],
+    empty: &Samples,
+    config: &RunConfig,
+    pool: &rayon::ThreadPool,
+    reporter: &dyn Reporter,
+    mut on_left_out: impl FnMut(&str),
+    mut on_held_out: impl FnMut(&str, f64, &str),
+) -> Result<Lodo, String> {
+    // Every bag-scored set's samples, read once.
+    let mut sets = Vec::new();
+    for labelled in inputs {
+        if labelled.truth.records.iter().all(|r| r.is_snippets()) {
+            on_left_out(&labelled.truth.name);
+            continue;
+        }
+        let (samples, _) = load_samples(
+            &labelled.input,
+            &labelled.truth,
+            pool,
+            empty,
+            config.extract.guards,
+        )?;
+        sets.push((labelled, samples));
+    }
+    if sets.len() < 2 {
+        return Err("--lodo needs at least two bag-scored inputs".into());
+    }
+    let progress = Progress::default();
+    let (mut reports, mut complete, mut failed) = (Vec::new(), true, Vec::new());
+    for (held, (labelled, _)) in sets.iter().enumerate() {
+        let start = Instant::now();
+        let mut others = empty.clone();
+        for (_, (_, s)) in sets.iter().enumerate().filter(|(i, _)| *i != held) {
+            others.extend(s);
+        }
+        let (model, line) = outward_learn::model::train(&others)
+            .map_err(|e| format!("training without {}: {e}", labelled.truth.name))?;
+        let mut config = config.clone();
+        model.apply(&mut config.extract);
+        let texts = match extract_texts(&labelled.input, &config, pool, &progress, reporter) {
+            Ok((texts, result)) => {
+                complete &= result.status == FileStatus::Complete;
+                texts
+            }
+            Err(e) => {
+                complete = false;
+                failed.push((labelled.input.clone(), e.to_string()));
+                continue;
+            }
+        };
+        let predictions: HashMap<String, String> =
+            texts.into_iter().map(|t| (t.id, t.text)).collect();
+        on_held_out(&labelled.truth.name, start.elapsed().as_secs_f64(), &line);
+        reports.push(outward_eval::score(&labelled.truth, &predictions));
+    }
+    Ok(Lodo {
+        reports,
+        complete,
+        failed,
+    })
+}

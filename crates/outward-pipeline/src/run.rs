@@ -1,0 +1,446 @@
+//! A run: every input into the output directory ([`run`]), with the manifest that makes
+//! reruns incremental; and the same stages without output files, for `outward eval` and
+//! Python's `iter_warc` ([`extract_documents`], [`extract_texts`]).
+//!
+//! Invariants: inputs are independent (one failing never stops the others); an output is
+//! written under a temporary name, fsynced and renamed before its manifest line is
+//! appended, so a run killed at any moment loses and duplicates nothing; output bytes
+//! depend only on the inputs and the config, never on `threads`.
+
+use crate::budget::Budget;
+use crate::config::{RunConfig, SetupError, SiteSource, TOOL_VERSION};
+use crate::events::{
+    Event, FractionHistogram, InputPartial, InputRetried, ManifestNotCompacted, Progress, Reporter,
+    SiteStoreUpdated,
+};
+use crate::input::{check_distinct_stems, input_source, open_input};
+use crate::site_memory::site_memory;
+use crate::sites::{SpillingBuilder, StoreReader};
+use crate::stream::{DocSink, ExtractedText, Stages, StreamResult, TextCollector, stream_input};
+use outward_core::site::SampleNeeds;
+use outward_output::atomic::remove_stale_temp_files;
+use outward_output::format::OutputFormat;
+use outward_output::manifest::{MANIFEST, Manifest, ManifestEntry};
+use outward_output::output_stem;
+use outward_warc::reader::{FileKind, FileStatus, sniff_source};
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// What happened to one input in a run.
+#[derive(Debug, Clone)]
+pub struct InputReport {
+    pub input: PathBuf,
+    pub outcome: InputOutcome,
+}
+
+#[derive(Debug, Clone)]
+pub enum InputOutcome {
+    /// Processed in this run.
+    Done {
+        entry: ManifestEntry,
+        fractions: FractionHistogram,
+    },
+    /// Skipped: the manifest entry still matches.
+    Reused(ManifestEntry),
+    /// Could not be processed at all (open or write failure).
+    Failed(String),
+}
+
+impl InputReport {
+    /// True when this input's output is complete.
+    pub fn is_complete(&self) -> bool {
+        match &self.outcome {
+            InputOutcome::Done { entry, .. } | InputOutcome::Reused(entry) => entry.is_complete(),
+            InputOutcome::Failed(_) => false,
+        }
+    }
+}
+
+/// Runs every input into `config.output`. Inputs are independent: one failing never stops
+/// the others. Returns one report per input, in input order.
+pub fn run(
+    inputs: &[PathBuf],
+    config: &RunConfig,
+    progress: &Progress,
+    reporter: &dyn Reporter,
+) -> Result<Vec<InputReport>, SetupError> {
+    std::fs::create_dir_all(&config.output).map_err(|e| {
+        // "File exists (os error 17)" says less than what is wrong.
+        let e = if config.output.exists() && !config.output.is_dir() {
+            io::Error::new(e.kind(), "exists and is not a directory")
+        } else {
+            e
+        };
+        SetupError::OutputDir(config.output.clone(), e)
+    })?;
+    remove_stale_temp_files(&config.output);
+    check_distinct_stems(inputs)?;
+    let manifest = Mutex::new(
+        Manifest::open(&config.output)
+            .map_err(|e| SetupError::Manifest(config.output.join(MANIFEST), e))?,
+    );
+    let pool = config.worker_pool()?;
+    let extractor = config.extractor().map_err(SetupError::Method)?;
+    let budget = Budget::new(config.effective_window(), config.inflight_bytes);
+    let mut stages = Stages::new(config, &*extractor, &pool, &budget, progress, reporter);
+    let memory = site_memory(inputs, &stages, &config.output)?;
+    stages.site = memory.as_ref().map(|m| m.contexts());
+    let update_store = match &config.sites {
+        SiteSource::Store(path) if config.sites_update => Some(path),
+        _ => None,
+    };
+    // The pages a run adds to a store carry what the store keeps.
+    let kept = memory.as_ref().map_or(SampleNeeds::ALL, |m| m.kept);
+    let site_updates = Mutex::new(SpillingBuilder::new(
+        config.site_memory_bytes,
+        &config.output,
+        kept,
+    ));
+    if update_store.is_some() {
+        stages.site_updates = Some((&site_updates, kept));
+    }
+    let shared = RunShared {
+        stages,
+        config_hash: config.config_hash_with(memory.as_ref().map(|m| m.digest)),
+        output_format: config.output_format().map_err(SetupError::OutputFormat)?,
+        manifest,
+    };
+    // Several inputs at once keep many workers fed (one reader gunzips ~300 MB/s).
+    let readers = (config.threads / 3).clamp(1, inputs.len().max(1));
+    let next_input = AtomicUsize::new(0);
+    let reports: Mutex<Vec<Option<InputReport>>> = Mutex::new(vec![None; inputs.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..readers {
+            scope.spawn(|| {
+                loop {
+                    let i = next_input.fetch_add(1, Ordering::Relaxed);
+                    let Some(input) = inputs.get(i) else { break };
+                    let outcome = run_input(input, &shared);
+                    progress.inputs_done.fetch_add(1, Ordering::Relaxed);
+                    reports.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(InputReport {
+                        input: input.clone(),
+                        outcome,
+                    });
+                }
+            });
+        }
+    });
+    let mut manifest = shared
+        .manifest
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Err(error) = manifest.compact() {
+        reporter.report(&Event::ManifestNotCompacted(ManifestNotCompacted {
+            error: &error,
+        }));
+    }
+    if let Some(memory) = &memory {
+        memory.report_failures(reporter);
+    }
+    if let Some(path) = update_store {
+        // The store as it is now (another job may have written it), plus what this run saw.
+        let mut learned = site_updates.into_inner().unwrap_or_else(|e| e.into_inner());
+        let pages = learned.pages();
+        let result = StoreReader::open(path)
+            .and_then(|store| learned.write(path, &[&store], crate::sites::EVERY_HOST))
+            .map(|summary| summary.bytes);
+        reporter.report(&Event::SiteStoreUpdated(SiteStoreUpdated {
+            store: path,
+            pages,
+            result: &result,
+        }));
+    }
+    Ok(reports
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .into_iter()
+        .flatten()
+        .collect())
+}
+
+/// What every input of a run shares.
+struct RunShared<'a> {
+    stages: Stages<'a>,
+    config_hash: String,
+    output_format: Box<dyn OutputFormat>,
+    manifest: Mutex<Manifest>,
+}
+
+fn run_input(input: &Path, shared: &RunShared) -> InputOutcome {
+    let RunShared {
+        stages,
+        config_hash,
+        manifest,
+        ..
+    } = shared;
+    let config = stages.config;
+    let opened = match open_input(input, &config.remote) {
+        Ok(opened) => opened,
+        Err(e) => return InputOutcome::Failed(format!("cannot read input: {e}")),
+    };
+    let identity = opened.identity.clone();
+    if !config.force {
+        let m = manifest.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(entry) = m.reusable(&config.output, &identity, config_hash) {
+            return InputOutcome::Reused(entry.clone());
+        }
+    }
+    // A file that is neither WARC nor ARC gets no output and no manifest line: there is
+    // nothing to resume, and nothing sends it back to work on a rerun. ARC files are read
+    // like WARC files (the reader dispatches on the same sniff).
+    match sniff_source(opened.source.as_ref()) {
+        Ok(FileKind::Warc | FileKind::Arc | FileKind::Empty) => {}
+        Ok(FileKind::Other { starts_with }) => {
+            return InputOutcome::Failed(format!(
+                "not a WARC or ARC file (it starts with \"{starts_with}\")"
+            ));
+        }
+        Err(e) => return InputOutcome::Failed(format!("cannot read input: {e}")),
+    }
+    let stem = output_stem(input);
+    let output = shared.output_format.file_name(&stem);
+    let mut sink = match shared.output_format.create(&config.output, &stem) {
+        Ok(w) => w,
+        Err(e) => return InputOutcome::Failed(format!("cannot create output: {e}")),
+    };
+    let result = match stream_input(input, &opened.source, stages, &mut sink) {
+        Ok(r) => r,
+        Err(e) => return InputOutcome::Failed(e.to_string()),
+    };
+    if let Some(retried) = opened.retried().filter(|&n| n > 0) {
+        stages
+            .reporter
+            .report(&Event::InputRetried(InputRetried { input, retried }));
+    }
+    let info = match sink.finish() {
+        Ok(info) => info,
+        Err(e) => return InputOutcome::Failed(format!("cannot finish output: {e}")),
+    };
+    // A file written, truncated or replaced while it was read gives an output that may mix
+    // its versions: it is partial, and its identity (taken before the read) no longer matches
+    // the file, so the next run reads it again.
+    let mut result = result;
+    if let Some(change) = opened.changed_while_read(input) {
+        result.status = match result.status {
+            FileStatus::Complete => FileStatus::Partial {
+                offset: identity.size,
+                error: change,
+            },
+            FileStatus::Partial { offset, error } => FileStatus::Partial {
+                offset,
+                error: format!("{error}; {change}"),
+            },
+        };
+    }
+    let status = result.status.name();
+    let (error, error_offset) = match &result.status {
+        FileStatus::Complete => (None, None),
+        FileStatus::Partial { offset, error } => (Some(error.clone()), Some(*offset)),
+    };
+    if let Some(err) = &error {
+        shared
+            .stages
+            .reporter
+            .report(&Event::InputPartial(InputPartial {
+                input,
+                offset: error_offset.unwrap_or(0),
+                error: err,
+            }));
+    }
+    let entry = ManifestEntry {
+        input: input.to_string_lossy().into_owned(),
+        identity,
+        output,
+        output_sha256: info.file.sha256,
+        output_bytes: info.file.bytes,
+        counts: result.counts,
+        status: status.to_string(),
+        error,
+        error_offset,
+        tool_version: TOOL_VERSION.to_string(),
+        config_hash: config_hash.to_string(),
+    };
+    if let Err(e) = manifest
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .append(entry.clone())
+    {
+        return InputOutcome::Failed(format!("cannot write manifest: {e}"));
+    }
+    InputOutcome::Done {
+        entry,
+        fractions: result.fractions,
+    }
+}
+
+/// Extracts every document of one input into memory, in input order, with the same stages
+/// as `run` (for `outward eval`). With `config.site_memory`, the memory is learned from
+/// this input alone.
+pub fn extract_texts(
+    input: &Path,
+    config: &RunConfig,
+    pool: &rayon::ThreadPool,
+    progress: &Progress,
+    reporter: &dyn Reporter,
+) -> io::Result<(Vec<ExtractedText>, StreamResult)> {
+    let mut sink = TextCollector::default();
+    let result = extract_documents(input, config, pool, progress, reporter, &mut sink)?;
+    Ok((sink.texts, result))
+}
+
+/// Streams every document of one input into `sink`, in input order, with the same stages as
+/// `run` but no output files or manifest (for `outward eval` and Python's `iter_warc`). With
+/// `config.site_memory`, the memory is learned from this input alone. An error of the sink
+/// stops the input and is returned.
+pub fn extract_documents(
+    input: &Path,
+    config: &RunConfig,
+    pool: &rayon::ThreadPool,
+    progress: &Progress,
+    reporter: &dyn Reporter,
+    sink: &mut dyn DocSink,
+) -> io::Result<StreamResult> {
+    let extractor = config
+        .extractor()
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+    let budget = Budget::new(config.effective_window(), config.inflight_bytes);
+    let mut stages = Stages::new(config, &*extractor, pool, &budget, progress, reporter);
+    // Pass 1 is not progress: its records would be counted twice.
+    let quiet = Progress::default();
+    let memory = site_memory(
+        std::slice::from_ref(&input.to_path_buf()),
+        &Stages {
+            progress: &quiet,
+            ..stages
+        },
+        &std::env::temp_dir(),
+    )
+    .map_err(io::Error::other)?;
+    stages.site = memory.as_ref().map(|m| m.contexts());
+    let source = input_source(input, &config.remote)?;
+    stream_input(input, &source, &stages, sink)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stream::LOG_LIMIT;
+
+    /// Keeps every event as `kind: message`.
+    #[derive(Default)]
+    struct Collect(Mutex<Vec<String>>);
+
+    impl Reporter for Collect {
+        fn report(&self, event: &Event) {
+            let kind = match event {
+                Event::RecordSkipped(_) => "skipped",
+                Event::RecordDegraded(_) => "degraded",
+                Event::SkipsNotReported(_) => "not reported",
+                Event::InputPartial(_) => "partial",
+                Event::InputRetried(_) => "retried",
+                Event::ManifestNotCompacted(_) => "manifest",
+                Event::SiteMemoryLearned(_) => "site memory",
+                Event::SiteStoreUpdated(_) => "site store",
+                Event::SiteLookupsFailed(_) => "site lookups",
+            };
+            self.0.lock().unwrap().push(format!("{kind}: {event}"));
+        }
+    }
+
+    #[test]
+    fn events_reach_the_reporter_rate_limited() {
+        let dir = tempfile::tempdir().unwrap();
+        // Twelve records over the size cap: ten reported one by one, two only counted.
+        let big = outward_testkit::big_records_warc(7, &[6000; 12]);
+        let big_path = dir.path().join("big.warc");
+        std::fs::write(&big_path, &big.bytes).unwrap();
+        // A file cut inside its 10th record: partial, the first nine pages kept.
+        let (cut, _) = outward_testkit::broken_truncated();
+        let cut_path = dir.path().join("cut.warc.gz");
+        std::fs::write(&cut_path, &cut).unwrap();
+        let mut config = RunConfig::new(dir.path().join("out"));
+        config.max_record_bytes = 5000;
+        config.threads = 2;
+        let reporter = Collect::default();
+        let reports = run(
+            &[big_path, cut_path],
+            &config,
+            &Progress::default(),
+            &reporter,
+        )
+        .unwrap();
+        assert_eq!(reports.len(), 2);
+        let events = reporter.0.into_inner().unwrap();
+        let skipped: Vec<&String> = events
+            .iter()
+            .filter(|e| e.starts_with("skipped: big.warc@"))
+            .collect();
+        assert_eq!(skipped.len(), LOG_LIMIT as usize, "{events:#?}");
+        assert!(
+            skipped.iter().all(|e| e.contains(" too_big: ")),
+            "{skipped:?}"
+        );
+        let first_id = &big.records.iter().find(|r| r.expect_doc).unwrap().id;
+        assert!(skipped[0].contains(first_id.as_str()), "{}", skipped[0]);
+        assert!(
+            events.contains(&"not reported: big.warc: 2 more bad records not logged".to_string()),
+            "{events:#?}"
+        );
+        assert!(
+            events
+                .iter()
+                .any(|e| e.starts_with("partial: ") && e.contains("cut.warc.gz: partial at byte")),
+            "{events:#?}"
+        );
+    }
+
+    /// Pages reach the pool in batches and the reader waits for budget only after sending
+    /// its batch: a window of one record, a byte budget smaller than any page, or the
+    /// default, with one worker or two, give the same shard and the same counts (a batch
+    /// held while its reader waits would hang the one-record window).
+    #[test]
+    fn any_budget_and_thread_count_give_the_same_shard() {
+        let dir = tempfile::tempdir().unwrap();
+        let inputs = [
+            dir.path().join("synth.warc.gz"),
+            dir.path().join("other.warc.gz"),
+        ];
+        std::fs::write(&inputs[0], outward_testkit::synthetic_warc_gz(11, 60)).unwrap();
+        std::fs::write(&inputs[1], outward_testkit::synthetic_warc_gz(12, 40)).unwrap();
+        let mut shards = Vec::new();
+        // Six threads: two readers share the budget.
+        for (window, inflight_bytes, threads) in [
+            (0, 128 << 20, 1),
+            (1, 128 << 20, 2),
+            (3, 1, 1),
+            (5, 64 << 10, 2),
+            (1, 128 << 20, 6),
+            (2, 1, 6),
+            (0, 128 << 20, 2),
+        ] {
+            let out = dir
+                .path()
+                .join(format!("out-{window}-{inflight_bytes}-{threads}"));
+            let mut config = RunConfig::new(out.clone());
+            config.window = window;
+            config.inflight_bytes = inflight_bytes;
+            config.threads = threads;
+            let reports = run(&inputs, &config, &Progress::default(), &Collect::default()).unwrap();
+            let mut got = Vec::new();
+            for (report, stem) in reports.iter().zip(["synth", "other"]) {
+                let InputOutcome::Done { entry, .. } = &report.outcome else {
+                    panic!("not processed: {:?}", report.outcome);
+                };
+                got.push(std::fs::read(out.join(format!("{stem}.jsonl.zst"))).unwrap());
+                got.push(format!("{:?}", entry.counts).into_bytes());
+            }
+            shards.push(got);
+        }
+        assert!(shards[0][0].len() > 1000 && shards[0][2].len() > 1000);
+        for got in &shards[1..] {
+            assert!(got == &shards[0]);
+        }
+    }
+}

@@ -1,0 +1,113 @@
+//! What the command prints of a run and of the pipeline's events: warnings on stderr
+//! ([`StderrReporter`]), and the summary of `outward run` on stdout (inputs, records,
+//! skips by reason, speed, node fractions).
+//!
+//! Invariants: documents and summaries go to stdout, everything else to stderr; one
+//! input's failure is named with its path.
+
+use outward::{FractionHistogram, InputOutcome, InputReport, Progress, RunConfig};
+use outward_warc::counts::{Counts, SkipReason};
+use std::io::Write;
+use std::sync::atomic::Ordering;
+
+/// Prints the pipeline's events to stderr as warnings.
+pub struct StderrReporter;
+
+impl outward::Reporter for StderrReporter {
+    fn report(&self, event: &outward::Event) {
+        match event {
+            outward::Event::SiteMemoryLearned(_) => eprintln!("{event}"),
+            outward::Event::SiteStoreUpdated(u) if u.result.is_ok() => eprintln!("{event}"),
+            _ => eprintln!("warn: {event}"),
+        }
+    }
+}
+
+/// Prints the summary of a run: what happened to its inputs (failures named on stderr), its
+/// records and skips, its speed over `elapsed` wall seconds and `cpu` CPU seconds, and how
+/// much of each page the extraction parsed.
+pub fn print_run_summary(
+    reports: &[InputReport],
+    config: &RunConfig,
+    progress: &Progress,
+    elapsed: f64,
+    cpu: Option<f64>,
+) {
+    let mut totals = Counts::default();
+    let mut fractions = FractionHistogram::default();
+    let (mut done, mut reused, mut partial, mut failed) = (0, 0, 0, 0);
+    for report in reports {
+        match &report.outcome {
+            InputOutcome::Done {
+                entry,
+                fractions: f,
+            } => {
+                done += 1;
+                if !entry.is_complete() {
+                    partial += 1;
+                }
+                totals.add(&entry.counts);
+                fractions.merge(f);
+            }
+            InputOutcome::Reused(_) => reused += 1,
+            InputOutcome::Failed(e) => {
+                failed += 1;
+                eprintln!("error: {}: {e}", report.input.display());
+            }
+        }
+    }
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(
+        out,
+        "outward run: {} inputs: {done} processed ({partial} partial), {reused} unchanged (skipped), {failed} failed",
+        reports.len()
+    );
+    let _ = writeln!(
+        out,
+        "  records {}  html {}  written {}  skipped {}",
+        totals.records,
+        totals.html,
+        totals.written,
+        totals.skipped_total()
+    );
+    let reasons: Vec<String> = SkipReason::ALL
+        .iter()
+        .filter_map(|r| totals.skipped.get(r).map(|n| format!("{} {n}", r.as_str())))
+        .collect();
+    if !reasons.is_empty() {
+        let _ = writeln!(out, "  skipped by reason: {}", reasons.join(", "));
+    }
+    if totals.degraded > 0 {
+        let _ = writeln!(
+            out,
+            "  degraded (written with what the method had when a work budget ran out): {}",
+            totals.degraded
+        );
+    }
+    let payload_mb = progress.payload_bytes.load(Ordering::Relaxed) as f64 / 1e6;
+    let html_mb = totals.html_bytes as f64 / 1e6;
+    let _ = writeln!(
+        out,
+        "  {elapsed:.2} s wall, {} threads: {:.1} MB/s payload, {:.1} MB/s html, {:.0} pages/s",
+        config.threads,
+        payload_mb / elapsed.max(1e-9),
+        html_mb / elapsed.max(1e-9),
+        totals.html as f64 / elapsed.max(1e-9)
+    );
+    // /proc counts CPU time in 10 ms ticks: too coarse to divide by on tiny inputs.
+    if let Some(cpu) = cpu.filter(|c| *c >= 0.1) {
+        let _ = writeln!(
+            out,
+            "  {cpu:.2} CPU s: {:.1} MB/s html per CPU second, {:.0} pages per CPU second",
+            html_mb / cpu.max(1e-9),
+            totals.html as f64 / cpu.max(1e-9)
+        );
+    }
+    if let (Some(median), Some(p90)) = (fractions.quantile(0.5), fractions.quantile(0.9)) {
+        let _ = writeln!(
+            out,
+            "  nodes parsed / nodes in page: median {median:.3}, p90 {p90:.3}"
+        );
+    }
+    let _ = writeln!(out, "  output: {}", config.output.display());
+}

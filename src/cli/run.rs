@@ -1,0 +1,56 @@
+//! `outward run`: inputs into shards and a manifest, with a ticker while it works and a
+//! summary when it ends. Exit code 0 when every input is complete, 1 when one is partial or
+//! failed (the others still done), 2 on a usage or setup error.
+
+use super::args::RunArgs;
+use super::progress::{Ticker, cpu_seconds};
+use super::report::{StderrReporter, print_run_summary};
+use outward::Progress;
+use std::process::ExitCode;
+use std::time::Instant;
+
+pub fn run(args: RunArgs) -> ExitCode {
+    let inputs = match args.inputs.resolve() {
+        Ok(i) => i,
+        Err(code) => return code,
+    };
+    let mut config = match args.method.config(args.output.clone(), args.threads) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    config.output_options.zstd_level = args.zstd_level;
+    config.output_format = args.output_format.clone();
+    config.text_format = args.format;
+    config.max_record_bytes = args.max_record_bytes;
+    config.filters.max_nodes = args.max_nodes;
+    config.filters.max_work = args.max_work;
+    config.filters.max_depth = args.max_depth;
+    config.force = args.force;
+    config.remote.retries = args.retries;
+    config.filters.min_chars = args.min_chars;
+    config.filters.set_languages(&args.lang);
+
+    let progress = std::sync::Arc::new(Progress::default());
+    let start = Instant::now();
+    let cpu_start = cpu_seconds();
+    let reports = {
+        let _ticker = Ticker::start(progress.clone(), inputs.len() as u64);
+        outward::run(&inputs, &config, &progress, &StderrReporter)
+    };
+    let reports = match reports {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let elapsed = start.elapsed().as_secs_f64();
+    let cpu = cpu_seconds().zip(cpu_start).map(|(a, b)| a - b);
+
+    print_run_summary(&reports, &config, &progress, elapsed, cpu);
+    if reports.iter().all(|r| r.is_complete()) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
