@@ -7,12 +7,12 @@
 use clap::{Args, Parser, Subcommand};
 use outward::page;
 use outward::pipeline::{self, FractionHistogram, InputOutcome, Progress, RunConfig, SiteSource};
+use outward_base::counts::{Counts, SkipReason};
 use outward_core::methods;
 use outward_core::site::SampleNeeds;
 use outward_core::{ExtractOptions, Format, Page};
 use outward_eval as eval;
 use outward_output::document::Document;
-use outward_warc::counts::{Counts, SkipReason};
 use outward_warc::decode;
 use std::collections::HashMap;
 use std::io::{IsTerminal, Read, Write};

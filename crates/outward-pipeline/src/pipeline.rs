@@ -17,6 +17,7 @@
 
 use crate::input::{input_source, is_remote, open_input};
 use crate::sites::{Gathered, SpillingBuilder, StoreContexts, StoreReader};
+use outward_base::counts::{Counts, SkipReason};
 use outward_core::html::clean::Cleaned;
 use outward_core::methods::{self, UnknownMethod};
 use outward_core::site::{DEFAULT_MIN_PAGES, PagePrints, SampleNeeds, page_prints_with};
@@ -30,7 +31,6 @@ use outward_output::format::{
 use outward_output::manifest::{MANIFEST, Manifest, ManifestEntry};
 use outward_output::output_stem;
 use outward_remote::RemoteOptions;
-use outward_warc::counts::{Counts, SkipReason};
 use outward_warc::decode::{self, DecodeOptions};
 use outward_warc::reader::{
     FileKind, FileStatus, RawPage, ReadItem, ReaderOptions, Skip, WarcReader, sniff_source,

@@ -1,13 +1,12 @@
 //! outward-warc: the input side of outward. `reader` turns WARC files (plain, gzip, zstd, lz4)
 //! and ARC files (plain, gzip; the private module `arc`) into records of HTML pages, `decode`
-//! turns a record's HTTP body into UTF-8 text (transfer and content encodings, charset),
-//! `counts` names what happened to every record that did not become a document.
+//! turns a record's HTTP body into UTF-8 text (transfer and content encodings, charset). What
+//! happened to every record that did not become a document is named by `outward_base::counts`.
 //!
 //! Invariants: knows nothing of HTML extraction or of output files; bad input is a value
 //! (a skip reason, a partial file status), never a panic.
 
 mod arc;
-pub mod counts;
 pub mod decode;
 pub mod gzip;
 pub mod reader;

@@ -40,11 +40,11 @@
 //!   The failed fastwarc iterator is never polled again; 64 errors in one file end it.
 
 use crate::arc::ArcReader;
-use crate::counts::SkipReason;
 use crate::gzip::MemberGzipReader;
 use crate::source::{ByteSource, LocalFile, read_full};
 use fastwarc::warc::iter::{ArchiveIterator, ArchiveIteratorOptions};
 use fastwarc::warc::record::{AutoDecode, WarcRecord};
+use outward_base::counts::SkipReason;
 use std::borrow::Cow;
 use std::io::{BufRead, Read, Seek};
 use std::path::Path;
