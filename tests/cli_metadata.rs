@@ -250,5 +250,5 @@ fn record_metadata_comes_from_the_http_head() {
     ) else {
         panic!("not skipped");
     };
-    assert_eq!(skip.reason, outward_warc::counts::SkipReason::Language);
+    assert_eq!(skip.reason, outward_base::counts::SkipReason::Language);
 }

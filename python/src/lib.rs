@@ -9,6 +9,7 @@
 //! `OSError` naming its path. Nothing here prints: the pipeline's warnings are returned.
 
 use crossbeam_channel::{Receiver, Sender};
+use outward_base::counts::Counts;
 use outward_core::{ExtractOptions, Format, methods};
 use outward_output::document::Document;
 use outward_pipeline::worker;
@@ -16,7 +17,6 @@ use outward_pipeline::{
     self as pipeline, DocSink, Event, FractionHistogram, InputOutcome, Progress, Reporter,
     RunConfig, SiteSource,
 };
-use outward_warc::counts::Counts;
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};

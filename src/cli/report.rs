@@ -6,7 +6,7 @@
 //! input's failure is named with its path.
 
 use outward::{FractionHistogram, InputOutcome, InputReport, Progress, RunConfig};
-use outward_warc::counts::{Counts, SkipReason};
+use outward_base::counts::{Counts, SkipReason};
 use std::io::Write;
 use std::sync::atomic::Ordering;
 

@@ -8,7 +8,7 @@
 //! of the file happens under the directory's lock, so concurrent jobs keep each other's lines.
 
 use crate::atomic::{AtomicFile, sha256_file};
-use outward_warc::counts::Counts;
+use outward_base::counts::Counts;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions};

@@ -7,6 +7,7 @@
 //! threads, paths or options the method does not read); a setting left at its default
 //! keeps the hash runs had before it existed.
 
+use outward_base::counts::SkipReason;
 use outward_core::html::clean::Cleaned;
 use outward_core::methods::models::{Model, model_of};
 use outward_core::methods::{self, UnknownMethod};
@@ -16,7 +17,6 @@ use outward_output::atomic::sha256_hex;
 use outward_output::document::Document;
 use outward_output::format::{self as output_format, OutputFormat, OutputOptions, UnknownFormat};
 use outward_remote::RemoteOptions;
-use outward_warc::counts::SkipReason;
 use outward_warc::decode::DecodeOptions;
 use std::io;
 use std::path::{Path, PathBuf};

@@ -7,7 +7,7 @@
 //! threads, so they are `Sync`; counters are relaxed atomics (display only, never a
 //! decision).
 
-use outward_warc::counts::SkipReason;
+use outward_base::counts::SkipReason;
 use std::io;
 use std::path::Path;
 use std::sync::atomic::AtomicU64;

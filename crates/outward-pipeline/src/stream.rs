@@ -15,11 +15,11 @@ use crate::events::{
 };
 use crate::sites::SpillingBuilder;
 use crate::worker::{PageOutcome, process_page_learning};
+use outward_base::counts::{Counts, SkipReason};
 use outward_core::site::SampleNeeds;
 use outward_core::{Extractor, SiteContexts};
 use outward_output::document::Document;
 use outward_output::format::ShardWrite;
-use outward_warc::counts::{Counts, SkipReason};
 use outward_warc::reader::{FileStatus, RawPage, ReadItem, ReaderOptions, Skip, WarcReader};
 use outward_warc::source::ByteSource;
 use std::collections::BTreeMap;

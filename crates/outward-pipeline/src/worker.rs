@@ -13,11 +13,11 @@
 //! or an empty document).
 
 use crate::config::DocFilters;
+use outward_base::counts::SkipReason;
 use outward_core::site::{PagePrints, SampleNeeds, page_prints_with};
 use outward_core::text::page_title::h1_text;
 use outward_core::{Extraction, Extractor, Format, Page, PageMeta, SiteContext, SiteContexts};
 use outward_output::document::{Document, Provenance};
-use outward_warc::counts::SkipReason;
 use outward_warc::decode::{self, CharsetSource, DecodeOptions};
 use outward_warc::reader::{RawPage, Skip};
 

@@ -1,17 +1,21 @@
-//! outward-warc: the input side of outward. `reader` turns WARC files (plain, gzip, zstd, lz4)
-//! and ARC files (plain, gzip; the private module `arc`) into records of HTML pages, `decode`
-//! turns a record's HTTP body into UTF-8 text (transfer and content encodings, charset),
-//! `counts` names what happened to every record that did not become a document.
+//! outward-warc: the input side of outward. `reader` turns WARC files (plain, gzip, zstd, lz4;
+//! the private module `warc`) and ARC files (plain, gzip; the private module `arc`) into
+//! records of HTML pages (`reader` dispatches; the two readers share `record` and `resync` and
+//! never import each other), `decode` turns a record's HTTP body into UTF-8 text (transfer and
+//! content encodings, charset). What happened to every record that did not become a document
+//! is named by `outward_base::counts`.
 //!
 //! Invariants: knows nothing of HTML extraction or of output files; bad input is a value
 //! (a skip reason, a partial file status), never a panic.
 
 mod arc;
-pub mod counts;
 pub mod decode;
 pub mod gzip;
 pub mod reader;
+mod record;
+mod resync;
 pub mod source;
+mod warc;
 
 use decode::DecodeOptions;
 use reader::{ReadItem, ReaderOptions, WarcReader};
@@ -60,7 +64,7 @@ pub fn read_path_list(reader: impl io::BufRead) -> io::Result<Vec<String>> {
 /// [`read_path_list`] of a file, gunzipped when it is gzip (`warc.paths.gz`).
 pub fn open_path_list(path: &Path) -> io::Result<Vec<String>> {
     let mut file = io::BufReader::new(std::fs::File::open(path)?);
-    let gzip = io::BufRead::fill_buf(&mut file)?.starts_with(reader::GZIP_MAGIC);
+    let gzip = io::BufRead::fill_buf(&mut file)?.starts_with(record::GZIP_MAGIC);
     if gzip {
         read_path_list(io::BufReader::new(flate2::read::MultiGzDecoder::new(file)))
     } else {

@@ -1,7 +1,8 @@
 //! Where an input's bytes come from. The reader asks a [`ByteSource`] for a stream that starts
 //! at an offset: at 0 to read the file, and again at later offsets after damage (the resyncs
 //! look for the next record or gzip member, then read on from there). A local file seeks; a
-//! remote object (`outward-remote`) asks for a byte range. The reader never learns which.
+//! remote object (`outward-remote`) asks for a byte range. The reader never learns which. An
+//! input's `extension` is read from its name (a path or a URL), as the decompressor is picked.
 //!
 //! Invariants: a source names its bytes as they are at the time they are read, every stream it
 //! opens reads the same bytes at the same offsets (a remote source refuses an object that
@@ -140,6 +141,13 @@ pub(crate) fn read_full(stream: &mut dyn Read, buf: &mut [u8]) -> Option<usize> 
         }
     }
     Some(n)
+}
+
+/// The extension of an input's name (a path, or a URL without its query).
+pub(crate) fn extension(name: &str) -> Option<&str> {
+    let name = name.split(['?', '#']).next().unwrap_or(name);
+    let file = name.rsplit('/').next().unwrap_or(name);
+    file.rsplit_once('.').map(|(_, ext)| ext)
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Drives `WarcReader` over the shared edge/real samples (skipped when `../shared` is absent)
 //! and over small fixtures in `testdata/reader/`, asserting each documented outcome.
 
-use outward_warc::counts::SkipReason;
+use outward_base::counts::SkipReason;
 use outward_warc::reader::{FileStatus, ReadItem, ReaderOptions, WarcReader};
 use std::path::{Path, PathBuf};
 

@@ -12,7 +12,7 @@
 //!   no usable declaration are reported as UTF-8 / `Default` (same text as windows-1252).
 //!   A declared UTF-8 on bytes that are not UTF-8 is ignored (see [`charset`]).
 
-use crate::counts::SkipReason;
+use outward_base::counts::SkipReason;
 use std::borrow::Cow;
 
 pub mod charset;
