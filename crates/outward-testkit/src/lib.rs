@@ -16,7 +16,8 @@
 //!   ([`bless_or_compare`]).
 //! - [`cli`]: helpers of the tests that run the binary ([`describe`],
 //!   [`write_truth_fixture`], [`python_with`]).
-//! - [`paths`]: where the repository is ([`repo_root`]).
+//! - [`paths`]: where the repository is ([`repo_root`]) and the dev data beside it
+//!   ([`shared_data`]: skipped with a note when absent, a failure when `OUTWARD_REQUIRE_DEV=1`).
 //! - [`members`]: [`decode_members`], what a gzip reader of fastwarc's kind decodes.
 //! - [`http_server`]: a range-capable HTTP server on 127.0.0.1 that can drop connections, for
 //!   tests of remote inputs.
@@ -42,7 +43,7 @@ pub use fixtures::{
 };
 pub use http::{BodyCoding, HttpResponse};
 pub use members::{DecodedMembers, decode_members};
-pub use paths::repo_root;
+pub use paths::{repo_root, shared_data};
 pub use rng::SplitMix64;
 pub use synth::{
     Lang, PNG_1X1, SynthOptions, SynthWarc, article_html, big_records_warc, synthetic_warc,
