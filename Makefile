@@ -87,7 +87,7 @@ fuzz: fuzz-build
 fuzz-smoke:
 	$(MAKE) fuzz FUZZ_SECONDS=20 FUZZ_SEED=1
 
-## Hostile inputs at two sizes each (tests/stress.rs; minutes, gigabytes of generated input):
+## Hostile inputs at two sizes each (tests/cli/stress.rs; minutes, gigabytes of generated input):
 ## exit codes, nothing lost, peak RSS under 1 GiB, and the table of times. STRESS_ONLY=name picks cases.
 stress:
-	$(CARGO) test --release --test stress -- --ignored --nocapture
+	$(CARGO) test --release --test cli stress:: -- --ignored --nocapture

@@ -1,41 +1,22 @@
 //! Regression floors on the real dev data (`../shared/data/dev`): accuracy of each method as
 //! `outward eval` reports it, and the partial-parse fraction on dragnet. Skips (with a note)
-//! when `../shared` is absent; runs in CI, where it is present.
+//! when `../shared` is absent; fails instead where CI sets `OUTWARD_REQUIRE_DEV=1`.
 //!
 //! The floors sit just under the measured values (see the closing notes of the extractor
 //! issue): a drop below them is a regression to explain, not noise.
 
+use crate::common::{dev_warcs, docs, run, run_into, shared_data, stdout};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn dev_dir() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/dev");
-    if dir.join("dragnet.warc.gz").exists() {
-        Some(dir)
-    } else {
-        eprintln!("note: {} absent: skipping dev-data floors", dir.display());
-        None
-    }
-}
-
-fn dev_warcs(dir: &Path) -> Vec<PathBuf> {
-    let mut warcs: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.to_string_lossy().ends_with(".warc.gz"))
-        .collect();
-    warcs.sort();
-    warcs
-}
+use std::path::PathBuf;
 
 /// Runs `outward eval --json` and returns (macro F1 over bag-scored sets, F1 per dataset).
 fn eval(method: &str, warcs: &[PathBuf]) -> (f64, Vec<(String, f64)>) {
-    let out = Command::new(env!("CARGO_BIN_EXE_outward"))
-        .args(["eval", "--json", "--method", method])
-        .args(warcs)
-        .output()
-        .expect("run outward eval");
+    let mut args: Vec<&std::ffi::OsStr> = ["eval", "--json", "--method", method]
+        .into_iter()
+        .map(std::ffi::OsStr::new)
+        .collect();
+    args.extend(warcs.iter().map(|p| p.as_os_str()));
+    let out = run(&args);
     assert!(
         out.status.success(),
         "outward eval failed: {}",
@@ -61,8 +42,8 @@ fn f1_of(per: &[(String, f64)], name: &str) -> f64 {
 
 #[test]
 fn reverse_accuracy_floor() {
-    let Some(dir) = dev_dir() else { return };
-    let (macro_f1, per) = eval("reverse", &dev_warcs(&dir));
+    let Some(warcs) = dev_warcs() else { return };
+    let (macro_f1, per) = eval("reverse", &warcs);
     eprintln!("reverse: macro F1 {macro_f1:.4}; {per:?}");
     assert!(
         macro_f1 >= 0.825,
@@ -94,8 +75,7 @@ fn reverse_accuracy_floor() {
 
 #[test]
 fn paper_and_fulltext_floors() {
-    let Some(dir) = dev_dir() else { return };
-    let warcs = dev_warcs(&dir);
+    let Some(warcs) = dev_warcs() else { return };
     let (paper, _) = eval("paper", &warcs);
     let (fulltext, _) = eval("fulltext", &warcs);
     eprintln!("paper macro F1 {paper:.4}, fulltext {fulltext:.4}");
@@ -111,24 +91,13 @@ fn paper_and_fulltext_floors() {
 
 #[test]
 fn dragnet_partial_parse_fraction() {
-    let Some(dir) = dev_dir() else { return };
+    let Some(dragnet) = shared_data("data/dev/dragnet.warc.gz") else {
+        return;
+    };
     let out_dir = tempfile::tempdir().unwrap();
-    let status = Command::new(env!("CARGO_BIN_EXE_outward"))
-        .args(["run", "--method", "reverse", "--output"])
-        .arg(out_dir.path())
-        .arg(dir.join("dragnet.warc.gz"))
-        .output()
-        .expect("run outward run");
-    assert!(
-        status.status.success(),
-        "{}",
-        String::from_utf8_lossy(&status.stderr)
-    );
-    let shard = std::fs::read(out_dir.path().join("dragnet.jsonl.zst")).unwrap();
-    let text = zstd::stream::decode_all(&shard[..]).unwrap();
+    run_into(out_dir.path(), &["--method", "reverse"], &[&dragnet], 0);
     let mut fractions: Vec<f64> = Vec::new();
-    for line in text.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
-        let doc: Value = serde_json::from_slice(line).unwrap();
+    for doc in docs(&out_dir.path().join("dragnet.jsonl.zst")) {
         let parsed = doc["metadata"]["nodes_parsed"].as_f64().unwrap();
         let total = doc["metadata"]["nodes_total"].as_f64().unwrap();
         assert!(
@@ -155,18 +124,21 @@ fn dragnet_partial_parse_fraction() {
 
 #[test]
 fn eval_reports_misses_and_lists_worst_pages() {
-    let Some(dir) = dev_dir() else { return };
-    let out = Command::new(env!("CARGO_BIN_EXE_outward"))
-        .args(["eval", "--worst", "3"])
-        .arg(dir.join("cleanportaleval.warc.gz"))
-        .output()
-        .expect("run outward eval");
+    let Some(cleanportaleval) = shared_data("data/dev/cleanportaleval.warc.gz") else {
+        return;
+    };
+    let out = run(&[
+        "eval".as_ref(),
+        "--worst".as_ref(),
+        "3".as_ref(),
+        cleanportaleval.as_os_str(),
+    ]);
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = stdout(&out);
     assert!(text.contains("recall < 0.5 on "), "{text}");
     assert!(
         text.contains("\nworst 3 pages (F1, then recall):\n"),
