@@ -414,7 +414,7 @@ fn input_lists_plain_gzipped_and_remote() {
     );
     let names: Vec<String> = manifest(&out).into_keys().collect();
     assert_eq!(names, ["l0.jsonl.zst", "l1.jsonl.zst", "l2.jsonl.zst"]);
-    // A URL in a list is an input (tests/cli_remote.rs reads them from a local server); one
+    // A URL in a list is an input (tests/cli/remote.rs reads them from a local server); one
     // whose host cannot be found fails that input by name (`.invalid` never resolves).
     let remote = tmp.path().join("remote.paths");
     std::fs::write(&remote, "https://data.invalid/crawl-data/x.warc.gz\n").unwrap();
