@@ -96,4 +96,4 @@ fuzz-smoke:
 ## Hostile inputs at two sizes each (tests/cli/stress.rs; minutes, gigabytes of generated input):
 ## exit codes, nothing lost, peak RSS under 1 GiB, and the table of times. STRESS_ONLY=name picks cases.
 stress:
-	$(CARGO) test --release --test cli stress:: -- --ignored --nocapture
+	$(CARGO) test --release --workspace --test cli stress:: -- --ignored --nocapture
