@@ -1,6 +1,7 @@
 """Shared paths of the Python package's tests: the repository, its sample data, the CLI
 binary (built by `cargo test --release`, which `make test` runs first; set OUTWARD_BIN to
-use another) and `../shared` (tests that need it skip cleanly when it is absent)."""
+use another) and `../shared` (`shared_data`: tests that need it skip cleanly when it is
+absent, and fail instead where CI sets OUTWARD_REQUIRE_DEV=1, as the Rust tests do)."""
 
 import json
 import os
@@ -12,7 +13,21 @@ import zstandard
 
 REPO = Path(__file__).resolve().parents[2]
 TESTDATA = REPO / "testdata"
-SHARED = REPO.parent / "shared"
+SHARED = Path(os.environ.get("OUTWARD_SHARED_DIR", REPO.parent / "shared"))
+
+
+def shared_data(rel: str, *, skip: bool = True):
+    """`rel` under ../shared (or $OUTWARD_SHARED_DIR) when it exists. When it does not: a
+    failure where OUTWARD_REQUIRE_DEV=1 (CI), else the test skips (or, with skip=False, gets
+    None and does without)."""
+    path = SHARED / rel
+    if path.exists():
+        return path
+    if os.environ.get("OUTWARD_REQUIRE_DEV") == "1":
+        pytest.fail(f"{path} is absent, and OUTWARD_REQUIRE_DEV=1 requires the dev data")
+    if skip:
+        pytest.skip(f"{path} is absent")
+    return None
 
 
 @pytest.fixture(scope="session")

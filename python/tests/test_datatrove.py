@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from conftest import SHARED, TESTDATA, run_cli, shard_lines
+from conftest import TESTDATA, run_cli, shard_lines, shared_data
 
 datatrove = pytest.importorskip("datatrove", reason="datatrove is not installed (pip install './python[datatrove]')")
 pytest.importorskip("magic", reason="python-magic or the system's libmagic is missing (WarcReader needs it)")
@@ -87,12 +87,11 @@ def test_bad_options_fail_when_the_pipeline_is_written():
         OutwardExtractor(method="nope")
 
 
-DEV = SHARED / "data" / "dev" / "cleaneval.warc.gz"
+DEV = "data/dev/cleaneval.warc.gz"
 
 
-@pytest.mark.skipif(not DEV.exists(), reason="../shared/data/dev is absent")
 def test_the_pipeline_on_a_dev_set(outward_bin, tmp_path):
-    docs, expected, comparable = compare_with_outward_run(outward_bin, DEV, tmp_path)
+    docs, expected, comparable = compare_with_outward_run(outward_bin, shared_data(DEV), tmp_path)
     # WarcReader keeps 642 of the 739 pages here (it drops what it cannot decode); the
     # others differ only where cchardet reads a legacy charset differently.
     assert len(docs) > 600
@@ -102,8 +101,8 @@ def test_the_pipeline_on_a_dev_set(outward_bin, tmp_path):
 
 @pytest.mark.parametrize("warc", [TESTDATA / "sample.warc.gz", DEV], ids=["sample", "dev"])
 def test_the_outward_reader_gives_exactly_outward_runs_documents(warc, outward_bin, tmp_path):
-    if not warc.exists():
-        pytest.skip("../shared/data/dev is absent")
+    if warc == DEV:
+        warc = shared_data(DEV)
     cli = run_cli(outward_bin, "run", "-o", str(tmp_path / "run"), str(warc))
     assert cli.returncode == 0, cli.stderr
     stem = warc.name.split(".")[0]

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 import outward
-from conftest import SHARED, TESTDATA, run_cli, shard_lines
+from conftest import TESTDATA, run_cli, shard_lines, shared_data
 
 
 @pytest.fixture(scope="module")
@@ -20,9 +20,9 @@ def inputs(tmp_path_factory):
     folder = tmp_path_factory.mktemp("inputs")
     first = folder / "sample.warc.gz"
     shutil.copy(TESTDATA / "sample.warc.gz", first)
-    dev = SHARED / "data" / "dev" / "readability.warc.gz"
-    second = folder / ("readability.warc.gz" if dev.exists() else "copy.warc.gz")
-    shutil.copy(dev if dev.exists() else first, second)
+    dev = shared_data("data/dev/readability.warc.gz", skip=False)
+    second = folder / ("readability.warc.gz" if dev else "copy.warc.gz")
+    shutil.copy(dev or first, second)
     return [first, second]
 
 

@@ -6,7 +6,7 @@ import shutil
 import pytest
 
 import outward
-from conftest import SHARED, TESTDATA, run_cli, shard_lines, without_top_level
+from conftest import TESTDATA, run_cli, shard_lines, shared_data, without_top_level
 
 SAMPLE = TESTDATA / "sample.warc.gz"
 TRUNCATED = TESTDATA / "broken" / "truncated.warc.gz"
@@ -86,12 +86,8 @@ def test_iter_warc_can_be_let_go_and_reports_bad_inputs(tmp_path):
     assert docs.summary["status"] == "partial"
 
 
-DEV = sorted((SHARED / "data" / "dev").glob("*.warc.gz")) if (SHARED / "data" / "dev").is_dir() else []
-
-
-@pytest.mark.skipif(not DEV, reason="../shared/data/dev is absent")
 def test_iter_warc_on_a_dev_set_matches_outward_run(outward_bin, tmp_path):
-    warc = next(p for p in DEV if p.name.startswith("cleaneval"))
+    warc = shared_data("data/dev/cleaneval.warc.gz")
     cli = run_cli(outward_bin, "run", "-o", str(tmp_path), str(warc))
     assert cli.returncode == 0, cli.stderr
     expected = shard_lines(tmp_path / (warc.name.split(".")[0] + ".jsonl.zst"))
@@ -120,9 +116,8 @@ def test_urls_are_read_like_files(http_dir, tmp_path):
         outward.process_warc(f"{base}/missing.warc.gz", tmp_path / "remote", retries=0)
 
 
-@pytest.mark.skipif(not DEV, reason="../shared/data/dev is absent")
 def test_site_memory_under_a_small_budget_writes_the_bytes_of_outward_run(outward_bin, tmp_path):
-    warc = next(p for p in DEV if p.name.startswith("dragnet"))
+    warc = shared_data("data/dev/dragnet.warc.gz")
     cli_dir, py_dir = tmp_path / "cli", tmp_path / "py"
     cli = run_cli(outward_bin, "run", "--site-memory", "-o", str(cli_dir), str(warc))
     assert cli.returncode == 0, cli.stderr

@@ -264,14 +264,9 @@ fn hand_written_edge_cases_agree() {
 
 #[test]
 fn dev_pages_agree_with_full_parse() {
-    let dragnet = outward_testkit::repo_root().join("../shared/data/dev/dragnet.warc.gz");
-    if !dragnet.exists() {
-        eprintln!(
-            "note: {} absent: dev-page agreement skipped",
-            dragnet.display()
-        );
+    let Some(dragnet) = outward_testkit::shared_data("data/dev/dragnet.warc.gz") else {
         return;
-    }
+    };
     let pages = outward_warc::load_html_pages(&dragnet, u64::MAX).expect("read dragnet");
     assert!(pages.len() > 1000, "dragnet has {} pages", pages.len());
     for (i, html) in pages.iter().enumerate().step_by(60).take(20) {

@@ -14,15 +14,16 @@ use outward_eval::{
 };
 use serde_json::Value;
 
+/// `../shared` when its scorer and dev data are there (see `outward_testkit::shared_data`)
+/// and python3 runs.
 fn shared() -> Option<PathBuf> {
-    let p = outward_testkit::repo_root().join("../shared");
-    let ok = p.join("eval/score.py").is_file() && p.join("data/dev").is_dir();
-    let py = Command::new("python3").arg("--version").output().is_ok();
-    if !ok || !py {
-        eprintln!("note: ../shared/eval/score.py, ../shared/data/dev or python3 absent; skipping");
+    let score = outward_testkit::shared_data("eval/score.py")?;
+    outward_testkit::shared_data("data/dev")?;
+    if Command::new("python3").arg("--version").output().is_err() {
+        eprintln!("note: python3 absent; skipping");
         return None;
     }
-    Some(p)
+    Some(score.parent()?.parent()?.to_path_buf())
 }
 
 fn truth_files(shared: &Path) -> Vec<PathBuf> {

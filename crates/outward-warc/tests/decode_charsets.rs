@@ -95,11 +95,9 @@ fn decode_body_uses_http_charset() {
 
 #[test]
 fn chinese_dev_pages_decode_cleanly() {
-    let path = outward_testkit::repo_root().join("../shared/data/dev/cwced_zh.warc.gz");
-    if !path.exists() {
-        eprintln!("skip: {} not present", path.display());
+    let Some(path) = outward_testkit::shared_data("data/dev/cwced_zh.warc.gz") else {
         return;
-    }
+    };
     let (mut pages, mut gbk) = (0, 0);
     for item in WarcReader::open(&path, ReaderOptions::default()).unwrap() {
         let ReadItem::Page(p) = item else { continue };

@@ -42,14 +42,9 @@ fn read(path: &Path) -> Summary {
     s
 }
 
+/// `../shared` when its samples are there (see `outward_testkit::shared_data`).
 fn shared() -> Option<PathBuf> {
-    let p = outward_testkit::repo_root().join("../shared");
-    if p.join("samples").is_dir() {
-        Some(p)
-    } else {
-        eprintln!("skip: {} not present", p.display());
-        None
-    }
+    outward_testkit::shared_data("samples").map(|samples| samples.parent().unwrap().to_path_buf())
 }
 
 fn edge(sh: &Path, name: &str) -> Summary {

@@ -5,16 +5,8 @@
 //! --lodo` on two small dev sets scores each with a model trained on the other, and the
 //! models shipped in the crate are exactly what `outward train` makes of the 8 dev sets.
 
-use outward_testkit::describe;
+use crate::common::{describe, run, run_in, shared_data};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn outward(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_outward"))
-        .args(args)
-        .output()
-        .expect("starting outward")
-}
 
 /// A page: a menu of links, an article, a footer with one link.
 fn page(n: usize) -> (String, String) {
@@ -55,7 +47,7 @@ fn train_then_extract_with_the_model() {
     let dir = tempfile::tempdir().unwrap();
     let warc = write_fixture(dir.path(), 40);
     let model = dir.path().join("svm.model");
-    let out = outward(&[
+    let out = run(&[
         "train",
         "--method",
         "svm",
@@ -71,7 +63,7 @@ fn train_then_extract_with_the_model() {
 
     // Deterministic: a second training writes the same bytes.
     let again = dir.path().join("again.model");
-    let out = outward(&[
+    let out = run(&[
         "train",
         "-o",
         again.to_str().unwrap(),
@@ -86,7 +78,7 @@ fn train_then_extract_with_the_model() {
     let (html, _) = page(101);
     let html_path = dir.path().join("page.html");
     std::fs::write(&html_path, html).unwrap();
-    let out = outward(&[
+    let out = run(&[
         "extract",
         "--method",
         "svm",
@@ -104,7 +96,7 @@ fn train_then_extract_with_the_model() {
     assert!(!text.contains("Section 1"), "{}", describe(&out));
 
     // The model is part of what `eval` runs: with it, the fixture scores well.
-    let out = outward(&[
+    let out = run(&[
         "eval",
         "--json",
         "--method",
@@ -125,7 +117,7 @@ fn the_model_is_part_of_the_run_config() {
     let warc = write_fixture(dir.path(), 24);
     let train = |name: &str, warc: &Path| {
         let model = dir.path().join(name);
-        let out = outward(&[
+        let out = run(&[
             "train",
             "-o",
             model.to_str().unwrap(),
@@ -141,8 +133,8 @@ fn the_model_is_part_of_the_run_config() {
     let b = train("b.model", &write_fixture(&small, 12));
     assert_ne!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
     let out_dir = dir.path().join("out");
-    let run = |model: &Path| {
-        let out = outward(&[
+    let run_with = |model: &Path| {
+        let out = run(&[
             "run",
             "--method",
             "svm",
@@ -155,10 +147,10 @@ fn the_model_is_part_of_the_run_config() {
         assert!(out.status.success(), "{}", describe(&out));
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
-    assert!(run(&a).contains("1 processed"));
+    assert!(run_with(&a).contains("1 processed"));
     // The same model: nothing to redo; another model: the config hash differs.
-    assert!(run(&a).contains("1 unchanged"));
-    assert!(run(&b).contains("1 processed"));
+    assert!(run_with(&a).contains("1 unchanged"));
+    assert!(run_with(&b).contains("1 processed"));
 }
 
 #[test]
@@ -183,20 +175,16 @@ fn bad_model_uses_are_usage_errors() {
         let mut all = vec!["extract"];
         all.extend_from_slice(args);
         all.push("page.html");
-        let out = Command::new(env!("CARGO_BIN_EXE_outward"))
-            .current_dir(dir.path())
-            .args(&all)
-            .output()
-            .unwrap();
+        let out = run_in(dir.path(), &all);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", describe(&out));
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(stderr.contains(message), "{args:?}: {}", describe(&out));
     }
     // A method that cannot be trained is refused by train and by eval --lodo.
-    let out = outward(&["train", "--method", "reverse", "-o", "x", "y.warc.gz"]);
+    let out = run(&["train", "--method", "reverse", "-o", "x", "y.warc.gz"]);
     assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
     let warc = write_fixture(dir.path(), 2);
-    let out = outward(&[
+    let out = run(&[
         "eval",
         "--lodo",
         "--method",
@@ -209,20 +197,21 @@ fn bad_model_uses_are_usage_errors() {
 
 #[test]
 fn lodo_on_two_dev_sets() {
-    let dev = outward_testkit::repo_root().join("../shared/data/dev");
-    if !dev.join("cwced_zh.warc.gz").is_file() || !dev.join("htmltotext.warc.gz").is_file() {
-        eprintln!("note: {} absent, skipping", dev.display());
+    let (Some(zh), Some(h2t)) = (
+        shared_data("data/dev/cwced_zh.warc.gz"),
+        shared_data("data/dev/htmltotext.warc.gz"),
+    ) else {
         return;
-    }
-    let out = outward(&[
+    };
+    let out = run(&[
         "eval",
         "--lodo",
         "--method",
         "svm",
         "--threads",
         "2",
-        dev.join("cwced_zh.warc.gz").to_str().unwrap(),
-        dev.join("htmltotext.warc.gz").to_str().unwrap(),
+        zh.to_str().unwrap(),
+        h2t.to_str().unwrap(),
     ]);
     assert!(out.status.success(), "{}", describe(&out));
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -249,7 +238,6 @@ fn lodo_on_two_dev_sets() {
 /// in the failure message).
 #[test]
 fn the_shipped_models_are_trained_on_the_dev_sets() {
-    let dev = outward_testkit::repo_root().join("../shared/data/dev");
     let sets = [
         "cleaneval",
         "cleanportaleval",
@@ -260,18 +248,14 @@ fn the_shipped_models_are_trained_on_the_dev_sets() {
         "readability",
         "wcxb",
     ];
-    let inputs: Vec<String> = sets
+    let Some(inputs) = sets
         .iter()
-        .map(|s| {
-            dev.join(format!("{s}.warc.gz"))
-                .to_string_lossy()
-                .into_owned()
-        })
-        .collect();
-    if !inputs.iter().all(|p| Path::new(p).is_file()) {
-        eprintln!("note: {} absent, skipping", dev.display());
+        .map(|s| shared_data(&format!("data/dev/{s}.warc.gz")))
+        .map(|p| Some(p?.to_string_lossy().into_owned()))
+        .collect::<Option<Vec<String>>>()
+    else {
         return;
-    }
+    };
     let dir = tempfile::tempdir().unwrap();
     for method in ["svm", "linenet", "reverse-stage"] {
         let file = match method {
@@ -282,7 +266,7 @@ fn the_shipped_models_are_trained_on_the_dev_sets() {
         let trained = dir.path().join(file);
         let mut args = vec!["train", "--method", method, "-o", trained.to_str().unwrap()];
         args.extend(inputs.iter().map(String::as_str));
-        let out = outward(&args);
+        let out = run(&args);
         assert!(out.status.success(), "{}", describe(&out));
         let shipped = outward_testkit::repo_root()
             .join("crates/outward-core/models")

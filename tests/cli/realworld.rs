@@ -3,17 +3,13 @@
 //! few sentences that must be in the default method's text and a few that must not (banners,
 //! sidebars, menus, language lists). Pages marked `"known_miss": "…why…"` are ones the method
 //! still gets wrong: they must still fail (a fixed page must lose its mark, so the suite's
-//! pass count stays true). Skips when `../shared` is absent.
+//! pass count stays true). Skips when `../shared` is absent (fails where CI requires it).
 
+use crate::common::{shared_data, testdata};
 use outward::{Progress, RunConfig, Silent};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-
-fn shared() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
-    dir.join("samples/real").is_dir().then_some(dir)
-}
 
 /// Whitespace folded to single spaces, so a snippet matches across line breaks.
 fn fold(s: &str) -> String {
@@ -23,10 +19,7 @@ fn fold(s: &str) -> String {
 /// Texts of the default method's documents of `warc`, by WARC-Record-ID.
 fn texts_of(warc: &Path) -> BTreeMap<String, String> {
     let config = RunConfig::new(PathBuf::new());
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(2)
-        .build()
-        .unwrap();
+    let pool = outward::worker_pool(2).unwrap();
     let (texts, _) =
         outward::extract_texts(warc, &config, &pool, &Progress::default(), &Silent).unwrap();
     texts.into_iter().map(|t| (t.id, fold(&t.text))).collect()
@@ -55,11 +48,7 @@ fn problems(case: &Value, text: Option<&String>) -> Vec<String> {
 
 #[test]
 fn real_pages_yield_their_main_text() {
-    let Some(shared) = shared() else {
-        eprintln!("note: ../shared absent: real-page suite skipped");
-        return;
-    };
-    let cases_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/realworld.json");
+    let cases_path = testdata().join("realworld.json");
     let cases: Vec<Value> =
         serde_json::from_str(&std::fs::read_to_string(&cases_path).unwrap()).unwrap();
     assert!(cases.len() >= 5, "{} cases", cases.len());
@@ -70,9 +59,17 @@ fn real_pages_yield_their_main_text() {
             .or_default()
             .push(case);
     }
+    // The WARCs of the cases (`../shared/...`), all there or the suite skipped.
+    let Some(warcs) = by_warc
+        .keys()
+        .map(|warc| shared_data(warc))
+        .collect::<Option<Vec<PathBuf>>>()
+    else {
+        return;
+    };
     let (mut passed, mut known, mut failures) = (0, 0, Vec::new());
-    for (warc, cases) in by_warc {
-        let texts = texts_of(&shared.join(warc));
+    for ((_, cases), warc) in by_warc.into_iter().zip(warcs) {
+        let texts = texts_of(&warc);
         for case in cases {
             let id = case["record_id"].as_str().unwrap();
             let found = problems(case, texts.get(id));

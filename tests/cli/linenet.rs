@@ -5,17 +5,8 @@
 //! `../shared` present (skipped with a note when absent), `eval --lodo --method linenet` on
 //! two small dev sets scores each with a model trained on the other.
 
-use outward_testkit::describe;
+use crate::common::{describe, run_in, shared_data};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn outward(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_outward"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("starting outward")
-}
 
 /// A page: a menu of links, an article whose heading is the title, a footer.
 fn page(n: usize) -> (String, String) {
@@ -57,7 +48,7 @@ fn train_then_extract_with_the_model() {
     let d = dir.path();
     write_fixture(d, 40);
     let train = |out: &str| {
-        outward(
+        run_in(
             d,
             &[
                 "train",
@@ -91,7 +82,7 @@ fn train_then_extract_with_the_model() {
 
     // A page the model has not seen.
     std::fs::write(d.join("page.html"), page(101).0).unwrap();
-    let out = outward(
+    let out = run_in(
         d,
         &[
             "extract",
@@ -114,7 +105,7 @@ fn train_then_extract_with_the_model() {
 
     // Each method reads only its own kind of model.
     for (method, message) in [("svm", "OWSVM"), ("template", "OWSVM")] {
-        let out = outward(
+        let out = run_in(
             d,
             &[
                 "extract",
@@ -129,7 +120,7 @@ fn train_then_extract_with_the_model() {
         assert!(String::from_utf8_lossy(&out.stderr).contains(message));
     }
     std::fs::write(d.join("svm.model"), b"OWSVM\x01\x05\x00 not a model").unwrap();
-    let out = outward(
+    let out = run_in(
         d,
         &[
             "extract",
@@ -150,13 +141,14 @@ fn train_then_extract_with_the_model() {
 
 #[test]
 fn lodo_on_two_dev_sets() {
-    let dev = outward_testkit::repo_root().join("../shared/data/dev");
-    if !dev.join("cwced_zh.warc.gz").is_file() || !dev.join("htmltotext.warc.gz").is_file() {
-        eprintln!("note: {} absent, skipping", dev.display());
+    let (Some(zh), Some(_)) = (
+        shared_data("data/dev/cwced_zh.warc.gz"),
+        shared_data("data/dev/htmltotext.warc.gz"),
+    ) else {
         return;
-    }
-    let out = outward(
-        &dev,
+    };
+    let out = run_in(
+        zh.parent().unwrap(),
         &[
             "eval",
             "--lodo",

@@ -1,41 +1,22 @@
 //! End-to-end tests of the page and record metadata (#9): the keys a run adds, the filters
 //! `--min-chars` and `--lang` as counted skips, and the text bytes they must leave alone.
 
+use crate::common::{docs, manifest_lines, run, run_into, sample, testdata};
 use outward::DocFilters;
 use outward::worker::{PageOutcome, process_page};
 use outward_core::{ExtractOptions, Format, methods};
 use outward_warc::decode::DecodeOptions;
 use outward_warc::reader::RawPage;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn testdata() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata")
-}
-
+/// `outward run --threads 2 [extra...]` on the sample: its documents, its manifest line.
 fn run_sample(extra: &[&str]) -> (tempfile::TempDir, Vec<Value>, Value, Output) {
     let dir = tempfile::tempdir().unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_outward"))
-        .args(["run", "--threads", "2", "-o"])
-        .arg(dir.path())
-        .args(extra)
-        .arg(testdata().join("sample.warc.gz"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let raw = std::fs::read(dir.path().join("sample.jsonl.zst")).unwrap();
-    let docs = String::from_utf8(zstd::stream::decode_all(&raw[..]).unwrap())
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    let manifest = std::fs::read_to_string(dir.path().join("manifest.jsonl")).unwrap();
-    let entry = serde_json::from_str(manifest.lines().next().unwrap()).unwrap();
+    let extra = [&["--threads", "2"], extra].concat();
+    let out = run_into(dir.path(), &extra, &[&sample()], 0);
+    let docs = docs(&dir.path().join("sample.jsonl.zst"));
+    let entry = manifest_lines(dir.path()).swap_remove(0);
     (dir, docs, entry, out)
 }
 
@@ -151,11 +132,11 @@ fn min_chars_and_lang_are_counted_skips() {
 
 #[test]
 fn extract_json_has_page_metadata_and_no_warc_keys() {
-    let out = Command::new(env!("CARGO_BIN_EXE_outward"))
-        .args(["extract", "--json"])
-        .arg(testdata().join("pages/product.html"))
-        .output()
-        .unwrap();
+    let out = run(&[
+        "extract".as_ref(),
+        "--json".as_ref(),
+        testdata().join("pages/product.html").as_os_str(),
+    ]);
     assert!(out.status.success());
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     let m = &v["metadata"];

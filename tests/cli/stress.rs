@@ -8,13 +8,13 @@
 //! peak RSS are printed as a table, not asserted (the machine is shared).
 //!
 //! The tests are `#[ignore]`d: they take minutes and write gigabytes of generated input;
-//! `make stress` runs them.
+//! `make stress` runs them (`cargo test --release --test cli stress:: -- --ignored`).
 
+use crate::common::{docs, outward, peak_rss_kib_of};
 use outward_testkit::{BodyCoding, Compression, HttpResponse, WarcWriter};
 use serde_json::Value;
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const GOOD_URL: &str = "https://good.example/after";
@@ -494,53 +494,34 @@ fn cases() -> Vec<Case> {
 /// Runs `outward run` on `input`; exit code, wall time, peak RSS (KiB, VmHWM polled).
 fn run_measured(input: &Path, out: &Path, args: &[&str]) -> (Option<i32>, Duration, u64) {
     let start = Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_outward"))
-        .args([
-            "run",
-            "--threads",
-            "1",
-            "--force",
-            "--max-record-bytes",
-            "536870912",
-            "-o",
-        ])
-        .arg(out)
-        .args(args)
-        .arg(input)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let status_path = format!("/proc/{}/status", child.id());
-    let mut peak = 0;
-    loop {
-        if let Ok(s) = std::fs::read_to_string(&status_path)
-            && let Some(kib) = s
-                .lines()
-                .find_map(|l| l.strip_prefix("VmHWM:"))
-                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        {
-            peak = peak.max(kib);
-        }
-        if let Some(status) = child.try_wait().unwrap() {
-            return (status.code(), start.elapsed(), peak);
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    }
+    let (status, peak) = peak_rss_kib_of(
+        outward()
+            .args([
+                "run",
+                "--threads",
+                "1",
+                "--force",
+                "--max-record-bytes",
+                "536870912",
+                "-o",
+            ])
+            .arg(out)
+            .args(args)
+            .arg(input),
+    );
+    (status.code(), start.elapsed(), peak)
 }
 
+/// The documents of every shard in `out`.
 fn documents(out: &Path) -> Vec<Value> {
-    let mut docs = Vec::new();
+    let mut all = Vec::new();
     for entry in std::fs::read_dir(out).unwrap() {
         let path = entry.unwrap().path();
         if path.to_string_lossy().ends_with(".jsonl.zst") {
-            let raw = zstd::stream::decode_all(&std::fs::read(&path).unwrap()[..]).unwrap();
-            for line in String::from_utf8(raw).unwrap().lines() {
-                docs.push(serde_json::from_str(line).unwrap());
-            }
+            all.extend(docs(&path));
         }
     }
-    docs
+    all
 }
 
 #[test]

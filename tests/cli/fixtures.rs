@@ -2,13 +2,9 @@
 //! from `testdata/pages/`, and `testdata/broken/`. With `OUTWARD_BLESS=1` the tests rewrite
 //! the files instead of comparing.
 
+use crate::common::testdata;
 use outward_testkit::{self as testkit, SAMPLE_PAGES};
 use std::io::Read;
-use std::path::{Path, PathBuf};
-
-fn testdata() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata")
-}
 
 #[test]
 fn sample_warc_is_reproducible() {

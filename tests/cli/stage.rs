@@ -5,18 +5,9 @@
 //! `../shared` present (skipped with a note when absent), the CI floor of issue #13: the
 //! stage's leave-one-dataset-out scores on the eight bag-scored dev sets against `reverse`'s.
 
-use outward_testkit::describe;
+use crate::common::{describe, dev_warcs, run, run_in};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn outward(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_outward"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("starting outward")
-}
 
 /// A news page: the story, and inside the story's container a box of teasers for other
 /// stories (sentences, not links, so `reverse`'s rules keep it).
@@ -60,7 +51,7 @@ fn train_the_stage_then_it_prunes_the_teaser_box() {
     let warc = write_fixture(dir.path(), 60);
     let model = dir.path().join("stage.model");
     let train = |to: &Path| {
-        outward(
+        run_in(
             dir.path(),
             &[
                 "train",
@@ -95,7 +86,7 @@ fn train_the_stage_then_it_prunes_the_teaser_box() {
         let mut all = vec!["extract"];
         all.extend_from_slice(args);
         all.push(html_path.to_str().unwrap());
-        let out = outward(dir.path(), &all);
+        let out = run_in(dir.path(), &all);
         assert!(out.status.success(), "{}", describe(&out));
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
@@ -115,7 +106,7 @@ fn train_the_stage_then_it_prunes_the_teaser_box() {
     assert!(!staged.contains("wins the cup"), "{staged}");
     // An svm model is not a stage model.
     let svm = outward_testkit::repo_root().join("crates/outward-core/models/svm.model");
-    let out = outward(
+    let out = run_in(
         dir.path(),
         &[
             "extract",
@@ -164,26 +155,16 @@ fn table(stdout: &str) -> (Rows, Option<f64>) {
 /// 0.0015, no set's F1 more than 0.005 under `reverse`'s, no set's precision under it.
 #[test]
 fn lodo_floor_of_the_stage_on_the_dev_sets() {
-    let dev = outward_testkit::repo_root().join("../shared/data/dev");
-    if !dev.join("wcxb.warc.gz").is_file() {
-        eprintln!("note: {} absent, skipping", dev.display());
-        return;
-    }
-    let mut inputs: Vec<String> = std::fs::read_dir(&dev)
-        .unwrap()
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter(|n| n.ends_with(".warc.gz"))
-        .collect();
-    inputs.sort();
-    let run = |args: &[&str]| {
-        let mut all: Vec<&str> = args.to_vec();
-        all.extend(inputs.iter().map(String::as_str));
-        let out = outward(&dev, &all);
+    let Some(inputs) = dev_warcs() else { return };
+    let eval = |args: &[&str]| {
+        let mut all: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_ref()).collect();
+        all.extend(inputs.iter().map(|p| p.as_os_str()));
+        let out = run(&all);
         assert!(out.status.success(), "{}", describe(&out));
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
-    let (reverse, _) = table(&run(&["eval", "--method", "reverse"]));
-    let lodo_out = run(&["eval", "--lodo", "--method", "reverse-stage"]);
+    let (reverse, _) = table(&eval(&["eval", "--method", "reverse"]));
+    let lodo_out = eval(&["eval", "--lodo", "--method", "reverse-stage"]);
     let (staged, macro_f1) = table(&lodo_out);
     assert_eq!(staged.len(), 8, "{lodo_out}");
     let reverse_macro: f64 = staged.keys().map(|k| reverse[k].2).sum::<f64>() / staged.len() as f64;

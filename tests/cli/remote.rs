@@ -3,37 +3,10 @@
 //! dropped mid-file are resumed and give the same bytes out; a `warc.paths` list with
 //! `--base-url` names URLs; a server that is down fails the input with its URL named.
 
-use outward_testkit::describe;
+use crate::common::{describe, manifest_lines, outward, run, sample, shard_bytes};
 use outward_testkit::http_server::{Faults, TestServer};
-use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn sample() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/sample.warc.gz")
-}
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_outward"))
-        .args(args)
-        // Never the machine's own S3 settings.
-        .env_remove("AWS_ENDPOINT_URL")
-        .env_remove("AWS_ENDPOINT_URL_S3")
-        .output()
-        .expect("starting outward")
-}
-
-fn manifest(out: &Path) -> Vec<Value> {
-    std::fs::read_to_string(out.join("manifest.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
-
-fn shard(out: &Path, name: &str) -> Vec<u8> {
-    zstd::decode_all(std::fs::File::open(out.join(name)).unwrap()).unwrap()
-}
+use std::path::Path;
+use std::process::Command;
 
 /// The documents `outward run` writes for the sample file, run into `dir/local`.
 fn local_shard_of_the_sample(dir: &Path) -> Vec<u8> {
@@ -45,8 +18,8 @@ fn local_shard_of_the_sample(dir: &Path) -> Vec<u8> {
         local.to_str().unwrap(),
     ]);
     assert!(out.status.success(), "{}", describe(&out));
-    assert!(manifest(&local)[0]["identity"].get("etag").is_none());
-    shard(&local, "sample.jsonl.zst")
+    assert!(manifest_lines(&local)[0]["identity"].get("etag").is_none());
+    shard_bytes(&local.join("sample.jsonl.zst"))
 }
 
 #[test]
@@ -68,7 +41,7 @@ fn a_url_gives_the_files_shard_and_resumes_dropped_connections() {
     let remote = dir.path().join("remote");
     let out = run(&["run", &url, "-o", remote.to_str().unwrap()]);
     assert!(out.status.success(), "{}", describe(&out));
-    assert_eq!(shard(&remote, "sample.jsonl.zst"), want);
+    assert_eq!(shard_bytes(&remote.join("sample.jsonl.zst")), want);
     // Told, not silent.
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -77,7 +50,7 @@ fn a_url_gives_the_files_shard_and_resumes_dropped_connections() {
         )),
         "{stderr}"
     );
-    let lines = manifest(&remote);
+    let lines = manifest_lines(&remote);
     assert_eq!(lines.len(), 1);
     assert_eq!(lines[0]["input"], url.as_str());
     assert_eq!(lines[0]["status"], "complete");
@@ -143,7 +116,7 @@ fn a_paths_list_with_a_base_url_names_urls() {
         out_dir.to_str().unwrap(),
     ]);
     assert!(out.status.success(), "{}", describe(&out));
-    let lines = manifest(&out_dir);
+    let lines = manifest_lines(&out_dir);
     assert_eq!(lines.len(), 1);
     assert_eq!(
         lines[0]["input"],
@@ -270,7 +243,7 @@ fn s3_objects_from_a_local_s3_server() {
 
     let want = local_shard_of_the_sample(dir.path());
     let s3 = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_outward"))
+        outward()
             .args(args)
             .env("AWS_ENDPOINT_URL", &moto.endpoint)
             .env("AWS_ACCESS_KEY_ID", "testing")
@@ -283,8 +256,8 @@ fn s3_objects_from_a_local_s3_server() {
     let url = "s3://crawl/segments/1/sample.warc.gz";
     let out = s3(&["run", url, "-o", remote.to_str().unwrap()]);
     assert!(out.status.success(), "{}", describe(&out));
-    assert_eq!(shard(&remote, "sample.jsonl.zst"), want);
-    let line = &manifest(&remote)[0];
+    assert_eq!(shard_bytes(&remote.join("sample.jsonl.zst")), want);
+    let line = &manifest_lines(&remote)[0];
     assert_eq!(line["input"], url);
     assert!(line["identity"]["etag"].is_string(), "{line}");
     // Unchanged on a rerun.

@@ -2,10 +2,9 @@
 //! text, pages of other hosts are judged alone, the output is the same bytes for any thread
 //! count and input order, and the config hash (so resume) knows the memory.
 
+use crate::common::{docs, files_in, manifest_lines, run, run_into, shard_bytes};
 use outward_testkit::{Compression, HttpResponse, WarcWriter};
-use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// A gazette article: six paragraphs of its own, inside the same container as the site's
 /// subscription box; the site's menu and footer around it.
@@ -49,29 +48,16 @@ fn write_warc(dir: &Path, name: &str, seed: u64) -> PathBuf {
     path
 }
 
-fn run(out: &Path, extra: &[&str], inputs: &[&Path]) {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_outward"));
-    cmd.arg("run").arg("-o").arg(out).args(extra).args(inputs);
-    let result = cmd.output().expect("starting outward");
-    assert!(
-        result.status.success(),
-        "{:?}\n{}",
-        result.status,
-        String::from_utf8_lossy(&result.stderr)
-    );
+/// `outward run -o OUT [extra...] INPUTS...`, which must succeed.
+fn run_ok(out: &Path, extra: &[&str], inputs: &[&Path]) {
+    run_into(out, extra, inputs, 0);
 }
 
-fn shard(path: &Path) -> Vec<u8> {
-    let raw = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    zstd::stream::decode_all(&raw[..]).unwrap()
-}
-
+/// (url, text) of each document of a shard.
 fn texts(path: &Path) -> Vec<(String, String)> {
-    String::from_utf8(shard(path))
-        .unwrap()
-        .lines()
-        .map(|l| {
-            let v: Value = serde_json::from_str(l).unwrap();
+    docs(path)
+        .iter()
+        .map(|v| {
             (
                 v["metadata"]["url"].as_str().unwrap().to_string(),
                 v["text"].as_str().unwrap().to_string(),
@@ -80,14 +66,11 @@ fn texts(path: &Path) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The config hash of each manifest line of `dir`.
 fn config_hashes(dir: &Path) -> Vec<String> {
-    std::fs::read_to_string(dir.join("manifest.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| {
-            let v: Value = serde_json::from_str(l).unwrap();
-            v["config_hash"].as_str().unwrap().to_string()
-        })
+    manifest_lines(dir)
+        .iter()
+        .map(|v| v["config_hash"].as_str().unwrap().to_string())
         .collect()
 }
 
@@ -99,13 +82,17 @@ fn site_memory_removes_repeated_blocks_deterministically() {
     let plain = dir.path().join("plain");
     let one = dir.path().join("one");
     let two = dir.path().join("two");
-    run(&plain, &["--threads", "1"], &[&a, &b]);
-    run(&one, &["--threads", "1", "--site-memory"], &[&a, &b]);
-    run(&two, &["--threads", "2", "--site-memory"], &[&b, &a]);
+    run_ok(&plain, &["--threads", "1"], &[&a, &b]);
+    run_ok(&one, &["--threads", "1", "--site-memory"], &[&a, &b]);
+    run_ok(&two, &["--threads", "2", "--site-memory"], &[&b, &a]);
 
     for name in ["a.jsonl.zst", "b.jsonl.zst"] {
         // Same bytes for any thread count and input order.
-        assert_eq!(shard(&one.join(name)), shard(&two.join(name)), "{name}");
+        assert_eq!(
+            shard_bytes(&one.join(name)),
+            shard_bytes(&two.join(name)),
+            "{name}"
+        );
         let alone = texts(&plain.join(name));
         let remembered = texts(&one.join(name));
         assert_eq!(alone.len(), 6);
@@ -132,11 +119,7 @@ fn site_memory_removes_repeated_blocks_deterministically() {
     }
     // Each document says what the memory knew of its host and what it took out; without
     // memory the keys are absent.
-    for line in String::from_utf8(shard(&one.join("a.jsonl.zst")))
-        .unwrap()
-        .lines()
-    {
-        let doc: Value = serde_json::from_str(line).unwrap();
+    for doc in docs(&one.join("a.jsonl.zst")) {
         let meta = &doc["metadata"];
         if meta["url"].as_str().unwrap().contains("gazette.example") {
             assert_eq!(meta["site_pages"], 10, "{meta}");
@@ -147,11 +130,7 @@ fn site_memory_removes_repeated_blocks_deterministically() {
             assert_eq!(meta["template_removed"], 0, "{meta}");
         }
     }
-    for line in String::from_utf8(shard(&plain.join("a.jsonl.zst")))
-        .unwrap()
-        .lines()
-    {
-        let doc: Value = serde_json::from_str(line).unwrap();
+    for doc in docs(&plain.join("a.jsonl.zst")) {
         assert!(doc["metadata"].get("site_pages").is_none(), "{doc}");
         assert!(doc["metadata"].get("template_removed").is_none(), "{doc}");
     }
@@ -165,15 +144,8 @@ fn site_memory_removes_repeated_blocks_deterministically() {
         "{with:?} {without:?}"
     );
     let only_a = dir.path().join("only_a");
-    run(&only_a, &["--site-memory"], &[&a]);
+    run_ok(&only_a, &["--site-memory"], &[&a]);
     assert_ne!(config_hashes(&only_a)[0], with[0]);
-}
-
-fn outward(args: &[&std::ffi::OsStr]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_outward"))
-        .args(args)
-        .output()
-        .expect("starting outward")
 }
 
 #[test]
@@ -185,7 +157,7 @@ fn stores_built_by_shards_merge_into_the_single_build_and_run_like_site_memory()
     let os = |p: &Path| p.as_os_str().to_owned();
     let ok = |args: Vec<std::ffi::OsString>| {
         let refs: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
-        let out = outward(&refs);
+        let out = run(&refs);
         assert!(
             out.status.success(),
             "{args:?}\n{}",
@@ -246,16 +218,16 @@ fn stores_built_by_shards_merge_into_the_single_build_and_run_like_site_memory()
     // A run with the store writes what a run learning from the same inputs writes.
     let with_store = d.join("with_store");
     let learned = d.join("learned");
-    run(
+    run_ok(
         &with_store,
         &["--sites", merged.to_str().unwrap()],
         &[&a, &b],
     );
-    run(&learned, &["--site-memory"], &[&a, &b]);
+    run_ok(&learned, &["--site-memory"], &[&a, &b]);
     for name in ["a.jsonl.zst", "b.jsonl.zst"] {
         assert_eq!(
-            shard(&with_store.join(name)),
-            shard(&learned.join(name)),
+            shard_bytes(&with_store.join(name)),
+            shard_bytes(&learned.join(name)),
             "{name}"
         );
     }
@@ -267,12 +239,12 @@ fn stores_built_by_shards_merge_into_the_single_build_and_run_like_site_memory()
         let with_store = d.join(format!("{method}_with_store"));
         let learned = d.join(format!("{method}_learned"));
         let chosen = ["--method", method];
-        run(
+        run_ok(
             &with_store,
             &[&chosen[..], &["--sites", merged.to_str().unwrap()]].concat(),
             &[&a, &b],
         );
-        run(
+        run_ok(
             &learned,
             &[&chosen[..], &["--site-memory"]].concat(),
             &[&a, &b],
@@ -296,11 +268,8 @@ fn stores_built_by_shards_merge_into_the_single_build_and_run_like_site_memory()
         );
         // `cluster` says which site rule chose each page's text: the gazette's cluster rule
         // on its pages; nothing on a page judged alone, nor for any other method.
-        for line in String::from_utf8(shard(&learned.join("a.jsonl.zst")))
-            .unwrap()
-            .lines()
-        {
-            let meta = serde_json::from_str::<Value>(line).unwrap()["metadata"].clone();
+        for doc in docs(&learned.join("a.jsonl.zst")) {
+            let meta = &doc["metadata"];
             let gazette = meta["url"].as_str().unwrap().contains("gazette");
             if method == "cluster" && gazette {
                 assert_eq!(meta["site_rule"], "div.article", "{meta}");
@@ -314,7 +283,7 @@ fn stores_built_by_shards_merge_into_the_single_build_and_run_like_site_memory()
     let raw = std::fs::read(&merged).unwrap();
     std::fs::write(&merged, &raw[..raw.len() / 2]).unwrap();
     let out_dir = d.join("damaged");
-    let out = outward(&[
+    let out = run(&[
         "run".as_ref(),
         "--sites".as_ref(),
         merged.as_os_str(),
@@ -342,28 +311,33 @@ fn sites_update_adds_the_runs_pages_to_the_store() {
     let store = d.join("nightly.store");
     let both = d.join("both.store");
     for (out, inputs) in [(&store, vec![&a]), (&both, vec![&a, &b])] {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_outward"));
-        cmd.args(["sites", "build", "-o"]).arg(out).args(inputs);
-        assert!(cmd.status().unwrap().success());
+        let mut args = vec![
+            "sites".as_ref(),
+            "build".as_ref(),
+            "-o".as_ref(),
+            out.as_os_str(),
+        ];
+        args.extend(inputs.iter().map(|p| p.as_os_str()));
+        assert!(run(&args).status.success());
     }
     let before = std::fs::read(&store).unwrap();
     let with_old = d.join("with_old");
     let updating = d.join("updating");
-    run(&with_old, &["--sites", store.to_str().unwrap()], &[&b]);
+    run_ok(&with_old, &["--sites", store.to_str().unwrap()], &[&b]);
     assert_eq!(
         std::fs::read(&store).unwrap(),
         before,
         "--sites alone never writes"
     );
-    run(
+    run_ok(
         &updating,
         &["--sites", store.to_str().unwrap(), "--sites-update"],
         &[&b],
     );
     // The run's output is the one made with yesterday's store…
     assert_eq!(
-        shard(&with_old.join("b.jsonl.zst")),
-        shard(&updating.join("b.jsonl.zst"))
+        shard_bytes(&with_old.join("b.jsonl.zst")),
+        shard_bytes(&updating.join("b.jsonl.zst"))
     );
     // …and the store now is the store of both days.
     assert_eq!(
@@ -380,7 +354,7 @@ fn a_final_store_runs_like_the_whole_one_and_takes_no_more_pages() {
     let d = dir.path();
     let a = write_warc(d, "a.warc.gz", 1);
     let b = write_warc(d, "b.warc.gz", 2);
-    let call = |args: &[&std::ffi::OsStr]| outward(args);
+    let call = |args: &[&std::ffi::OsStr]| run(args);
     let (whole, built, merged) = (
         d.join("whole.store"),
         d.join("built.store"),
@@ -427,7 +401,7 @@ fn a_final_store_runs_like_the_whole_one_and_takes_no_more_pages() {
             d.join(format!("{method}_final")),
         );
         for (out, store) in [(&from_whole, &whole), (&from_final, &built)] {
-            run(
+            run_ok(
                 out,
                 &["--method", method, "--sites", store.to_str().unwrap()],
                 &[&a, &b],
@@ -435,8 +409,8 @@ fn a_final_store_runs_like_the_whole_one_and_takes_no_more_pages() {
         }
         for name in ["a.jsonl.zst", "b.jsonl.zst"] {
             assert_eq!(
-                shard(&from_whole.join(name)),
-                shard(&from_final.join(name)),
+                shard_bytes(&from_whole.join(name)),
+                shard_bytes(&from_final.join(name)),
                 "{method} {name}"
             );
         }
@@ -529,7 +503,7 @@ fn a_small_memory_budget_spills_and_changes_no_byte() {
             .map(|a| a.as_ref())
             .chain(["-o".as_ref(), out.as_os_str(), many.as_os_str()])
             .collect();
-        let result = outward(&args);
+        let result = run(&args);
         assert!(result.status.success());
         String::from_utf8_lossy(&result.stderr).into_owned()
     };
@@ -551,21 +525,21 @@ fn a_small_memory_budget_spills_and_changes_no_byte() {
         d.join("spilled"),
         d.join("stored"),
     );
-    run(&plain, &[], &[&many]);
-    run(&learned, &["--site-memory"], &[&many]);
-    run(
+    run_ok(&plain, &[], &[&many]);
+    run_ok(&learned, &["--site-memory"], &[&many]);
+    run_ok(
         &spilled,
         &["--site-memory", "--site-memory-mib", "1"],
         &[&many],
     );
-    run(
+    run_ok(
         &stored,
         &["--sites", roomy.to_str().unwrap(), "--site-memory-mib", "1"],
         &[&many],
     );
-    let docs = shard(&learned.join("many.jsonl.zst"));
-    assert_eq!(docs, shard(&spilled.join("many.jsonl.zst")));
-    assert_eq!(docs, shard(&stored.join("many.jsonl.zst")));
+    let docs = shard_bytes(&learned.join("many.jsonl.zst"));
+    assert_eq!(docs, shard_bytes(&spilled.join("many.jsonl.zst")));
+    assert_eq!(docs, shard_bytes(&stored.join("many.jsonl.zst")));
     // The memory mattered: the subscription box every page repeats is gone.
     let subscribe = |path: &Path| {
         texts(path)
@@ -576,12 +550,10 @@ fn a_small_memory_budget_spills_and_changes_no_byte() {
     assert_eq!(subscribe(&learned.join("many.jsonl.zst")), 0);
     assert_eq!(subscribe(&plain.join("many.jsonl.zst")), 3200);
     // The spilled runs are gone with the run.
-    let mut left: Vec<String> = std::fs::read_dir(&spilled)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    left.sort();
-    assert_eq!(left, [".manifest.lock", "manifest.jsonl", "many.jsonl.zst"]);
+    assert_eq!(
+        files_in(&spilled),
+        [".manifest.lock", "manifest.jsonl", "many.jsonl.zst"]
+    );
 }
 
 /// `sites build --for reverse` keeps no leaf texts or layouts: a smaller store that runs
@@ -594,7 +566,7 @@ fn a_store_built_for_one_method_runs_it_and_refuses_the_others() {
     let a = write_warc(d, "a.warc.gz", 1);
     let b = write_warc(d, "b.warc.gz", 2);
     let sites = |args: &[&std::ffi::OsStr]| {
-        let out = outward(&[&["sites".as_ref()], args].concat());
+        let out = run(&[&["sites".as_ref()], args].concat());
         assert!(
             out.status.success(),
             "{}",
@@ -635,19 +607,22 @@ fn a_store_built_for_one_method_runs_it_and_refuses_the_others() {
             .contains("keeps leaf texts: yes, layouts: yes")
     );
     let (with_whole, with_lean) = (d.join("with_whole"), d.join("with_lean"));
-    run(
+    run_ok(
         &with_whole,
         &["--sites", whole.to_str().unwrap()],
         &[&a, &b],
     );
-    run(&with_lean, &["--sites", lean.to_str().unwrap()], &[&a, &b]);
+    run_ok(&with_lean, &["--sites", lean.to_str().unwrap()], &[&a, &b]);
     for name in ["a.jsonl.zst", "b.jsonl.zst"] {
-        assert_eq!(shard(&with_whole.join(name)), shard(&with_lean.join(name)));
+        assert_eq!(
+            shard_bytes(&with_whole.join(name)),
+            shard_bytes(&with_lean.join(name))
+        );
     }
     assert_eq!(config_hashes(&with_whole), config_hashes(&with_lean));
     // `template` reads the leaf texts the lean store does not keep.
     let refused_dir = d.join("refused");
-    let refused = outward(&[
+    let refused = run(&[
         "run".as_ref(),
         "--method".as_ref(),
         "template".as_ref(),
@@ -674,7 +649,7 @@ fn a_store_built_for_one_method_runs_it_and_refuses_the_others() {
         nightly.as_os_str(),
         a.as_os_str(),
     ]);
-    run(
+    run_ok(
         &d.join("nightly_run"),
         &["--sites", nightly.to_str().unwrap(), "--sites-update"],
         &[&b],

@@ -4,49 +4,15 @@
 //! and the deterministic `<urn:sha1:…>` id, the same from `example.arc` and `example.arc.gz`;
 //! directories pick up `.arc`/`.arc.gz`; `x.arc` and `x.warc.gz` collide on the stem `x`.
 
-use outward_testkit::describe;
+use crate::common::{describe, docs, manifest, run_into, shared_data};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
+/// `../shared/samples/real`, which has warcio's counts in `stats.json`.
 fn real_samples() -> Option<PathBuf> {
-    let dir = outward_testkit::repo_root().join("../shared/samples/real");
-    if dir.join("stats.json").is_file() {
-        Some(dir)
-    } else {
-        eprintln!("note: {} absent, skipping", dir.display());
-        None
-    }
-}
-
-/// `outward run -o out INPUTS...`.
-fn run(out: &Path, inputs: &[&Path]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_outward"))
-        .arg("run")
-        .arg("-o")
-        .arg(out)
-        .args(inputs)
-        .output()
-        .expect("starting outward")
-}
-
-/// Manifest entries by output file name.
-fn manifest(dir: &Path) -> BTreeMap<String, Value> {
-    let text = std::fs::read_to_string(dir.join("manifest.jsonl")).unwrap_or_default();
-    text.lines()
-        .map(|l| serde_json::from_str::<Value>(l).expect("manifest line is JSON"))
-        .map(|v| (v["output"].as_str().unwrap_or_default().to_string(), v))
-        .collect()
-}
-
-/// The documents of a Dolma shard.
-fn docs(path: &Path) -> Vec<Value> {
-    let raw = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let text = String::from_utf8(zstd::stream::decode_all(&raw[..]).unwrap()).unwrap();
-    text.lines()
-        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
-        .collect()
+    shared_data("samples/real/stats.json").map(|stats| stats.parent().unwrap().to_path_buf())
 }
 
 fn n(v: &Value) -> u64 {
@@ -99,8 +65,7 @@ fn arc_samples_give_warcios_counts() {
             assert_eq!(live, recorded, "{file}: warcio now and stats.json");
         }
         let out = tmp.path().join(format!("out{i}"));
-        let r = run(&out, &[&real.join(file)]);
-        assert_eq!(r.status.code(), Some(0), "{file}: {}", describe(&r));
+        run_into(&out, &[], &[&real.join(file)], 0);
         let m = manifest(&out);
         assert_eq!(m.len(), 1, "{file}: {m:?}");
         let e = m.values().next().unwrap();
@@ -155,8 +120,7 @@ fn example_arc_page_becomes_a_document_with_a_stable_id() {
     // (file, offset of the response: its line in the plain file, its gzip member in the other)
     for (name, offset) in [("example.arc", 151), ("example.arc.gz", 171)] {
         let out = tmp.path().join(name);
-        let r = run(&out, &[&dir.join(name)]);
-        assert_eq!(r.status.code(), Some(0), "{name}: {}", describe(&r));
+        run_into(&out, &[], &[&dir.join(name)], 0);
         let d = docs(&out.join("example.jsonl.zst"));
         assert_eq!(d.len(), 1, "{name}: {d:?}");
         let doc = &d[0];
@@ -182,8 +146,7 @@ fn example_arc_page_becomes_a_document_with_a_stable_id() {
     // The space-in-URL sample: the URL keeps its spaces, and its different line gives
     // another id.
     let out = tmp.path().join("space");
-    let r = run(&out, &[&dir.join("example-space-in-url.arc")]);
-    assert_eq!(r.status.code(), Some(0), "{}", describe(&r));
+    run_into(&out, &[], &[&dir.join("example-space-in-url.arc")], 0);
     let d = docs(&out.join("example-space-in-url.jsonl.zst"));
     assert_eq!(d.len(), 1);
     assert_eq!(
@@ -206,8 +169,7 @@ fn arc_inputs_in_directories_stems_and_damage() {
     std::fs::copy(warcio.join("bad.arc"), dir.join("b.arc")).unwrap();
     std::fs::write(dir.join("notes.txt"), "not an input").unwrap();
     let out = tmp.path().join("dir-out");
-    let r = run(&out, &[&dir]);
-    assert_eq!(r.status.code(), Some(0), "{}", describe(&r));
+    run_into(&out, &[], &[&dir], 0);
     let m = manifest(&out);
     assert_eq!(
         m.keys().collect::<Vec<_>>(),
@@ -218,11 +180,12 @@ fn arc_inputs_in_directories_stems_and_damage() {
     assert_eq!(m["b.jsonl.zst"]["counts"]["records"], 4);
     // example.arc and example.warc.gz would both write example.jsonl.zst: refused up front.
     let out = tmp.path().join("clash");
-    let r = run(
+    let r = run_into(
         &out,
+        &[],
         &[&warcio.join("example.arc"), &warcio.join("example.warc.gz")],
+        2,
     );
-    assert_eq!(r.status.code(), Some(2), "{}", describe(&r));
     let err = String::from_utf8_lossy(&r.stderr);
     assert!(err.contains("output named \"example\""), "{err}");
     // A cut ARC keeps its good records and is partial at the cut record.
@@ -230,8 +193,7 @@ fn arc_inputs_in_directories_stems_and_damage() {
     let cut = tmp.path().join("cut.arc");
     std::fs::write(&cut, &plain[..1000]).unwrap();
     let out = tmp.path().join("cut-out");
-    let r = run(&out, &[&cut]);
-    assert_eq!(r.status.code(), Some(1), "{}", describe(&r));
+    run_into(&out, &[], &[&cut], 1);
     let e = &manifest(&out)["cut.jsonl.zst"];
     assert_eq!(e["status"], "partial", "{e}");
     assert_eq!(e["error_offset"], 151, "{e}");
@@ -245,8 +207,7 @@ fn arc_inputs_in_directories_stems_and_damage() {
     )
     .unwrap();
     let out = tmp.path().join("junk-out");
-    let r = run(&out, &[&junk]);
-    assert_eq!(r.status.code(), Some(1), "{}", describe(&r));
+    let r = run_into(&out, &[], &[&junk], 1);
     let err = String::from_utf8_lossy(&r.stderr);
     assert!(err.contains("not a WARC or ARC file"), "{err}");
     assert!(manifest(&out).is_empty());

@@ -1,0 +1,164 @@
+//! The one way the CLI tests run the `outward` binary and read what it wrote: [`outward`] and
+//! [`run`] (the binary of this build, never the machine's S3 settings), [`run_into`] (`outward
+//! run -o DIR`, asserting its exit code), [`shard_bytes`] and [`docs`] (a zstd JSONL shard, as
+//! bytes or as documents), [`manifest`] and [`manifest_lines`] (`manifest.jsonl`),
+//! [`shared_data`] and [`dev_warcs`] (the dev data of `../shared`: skipped with a note when
+//! absent, a failure where CI sets `OUTWARD_REQUIRE_DEV=1`), and [`peak_rss_kib_of`] (a
+//! child's peak memory).
+
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Output, Stdio};
+use std::time::Duration;
+
+pub use outward_testkit::{describe, shared_data};
+
+/// The `outward` binary of this build.
+pub const OUTWARD: &str = env!("CARGO_BIN_EXE_outward");
+
+/// `testdata/` of the repository.
+pub fn testdata() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata")
+}
+
+/// The committed sample WARC (`testdata/sample.warc.gz`).
+pub fn sample() -> PathBuf {
+    testdata().join("sample.warc.gz")
+}
+
+/// The `outward` binary of this build, without the machine's own S3 endpoint settings (a
+/// test that wants an endpoint sets it on the command).
+pub fn outward() -> Command {
+    let mut cmd = Command::new(OUTWARD);
+    cmd.env_remove("AWS_ENDPOINT_URL")
+        .env_remove("AWS_ENDPOINT_URL_S3");
+    cmd
+}
+
+/// Runs `outward ARGS` to its end: its exit status, stdout and stderr.
+pub fn run<S: AsRef<OsStr>>(args: &[S]) -> Output {
+    outward().args(args).output().expect("starting outward")
+}
+
+/// [`run`] in the working directory `dir`.
+pub fn run_in<S: AsRef<OsStr>>(dir: &Path, args: &[S]) -> Output {
+    outward()
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("starting outward")
+}
+
+/// The exit code; a death by signal fails the test.
+pub fn code(out: &Output) -> i32 {
+    out.status.code().unwrap_or_else(|| {
+        panic!(
+            "outward died from a signal: {:?}\nstderr:\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// `outward run -o DIR [extra...] INPUTS...`, asserting the exit code.
+pub fn run_into(dir: &Path, extra: &[&str], inputs: &[&Path], expect_code: i32) -> Output {
+    let mut args: Vec<&OsStr> = vec!["run".as_ref(), "-o".as_ref(), dir.as_os_str()];
+    args.extend(extra.iter().map(OsStr::new));
+    args.extend(inputs.iter().map(|p| p.as_os_str()));
+    let out = run(&args);
+    assert_eq!(code(&out), expect_code, "{args:?}\n{}", describe(&out));
+    out
+}
+
+/// The decompressed bytes of a shard.
+pub fn shard_bytes(path: &Path) -> Vec<u8> {
+    let raw = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    zstd::stream::decode_all(&raw[..]).expect("shard is valid zstd")
+}
+
+/// The documents of a shard.
+pub fn docs(path: &Path) -> Vec<Value> {
+    String::from_utf8(shard_bytes(path))
+        .expect("shard is UTF-8")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect()
+}
+
+/// The text of a document.
+pub fn text(doc: &Value) -> &str {
+    doc["text"].as_str().unwrap()
+}
+
+/// The lines of `dir/manifest.jsonl`, in order.
+pub fn manifest_lines(dir: &Path) -> Vec<Value> {
+    std::fs::read_to_string(dir.join("manifest.jsonl"))
+        .expect("manifest exists")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("manifest line is JSON"))
+        .collect()
+}
+
+/// Manifest entries by output file name (one line each).
+pub fn manifest(dir: &Path) -> BTreeMap<String, Value> {
+    let mut map = BTreeMap::new();
+    for v in manifest_lines(dir) {
+        let out = v["output"].as_str().unwrap().to_string();
+        assert!(map.insert(out.clone(), v).is_none(), "two lines for {out}");
+    }
+    map
+}
+
+/// The names in `dir`, sorted.
+pub fn files_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// The dev sets (`../shared/data/dev/*.warc.gz`, sorted), under the rule of [`shared_data`].
+pub fn dev_warcs() -> Option<Vec<PathBuf>> {
+    let dir = shared_data("data/dev")?;
+    let mut warcs: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(".warc.gz"))
+        .collect();
+    warcs.sort();
+    assert!(!warcs.is_empty(), "no dev sets in ../shared/data/dev");
+    Some(warcs)
+}
+
+/// Runs `cmd` (its output thrown away) to its end, polling its peak RSS (VmHWM, KiB).
+pub fn peak_rss_kib_of(cmd: &mut Command) -> (ExitStatus, u64) {
+    let mut child = cmd
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("starting outward");
+    let status_path = format!("/proc/{}/status", child.id());
+    let mut peak = 0;
+    loop {
+        if let Ok(s) = std::fs::read_to_string(&status_path)
+            && let Some(kib) = s
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        {
+            peak = peak.max(kib);
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            return (status, peak);
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
