@@ -7,7 +7,8 @@
 //!   `--lang`; [`remote`]: URLs and S3 objects from local servers; [`site_memory`]:
 //!   `--site-memory` and `outward sites`.
 //! - [`train`], [`linenet`], [`stage`]: trained methods (`outward train`, `--model`, LODO).
-//! - [`fixtures`]: the committed fixtures are what the test kit builds.
+//! - [`fixtures`]: the committed fixtures are what the test kit builds; [`without`]:
+//!   `--without GUARD`, `reverse`'s rules switched off.
 //! - On the dev data of `../shared` (skipped when absent, failed where CI sets
 //!   `OUTWARD_REQUIRE_DEV=1`): [`eval_bar`] (accuracy floors and misses), [`realworld`] (real
 //!   pages read by a person), [`work_linear`] (the work bound on every dev page).
@@ -29,4 +30,5 @@ mod site_memory;
 mod stage;
 mod stress;
 mod train;
+mod without;
 mod work_linear;

@@ -1,5 +1,6 @@
 //! outward-core, the extraction core: HTML text in, [`Extraction`] out. Pure: no I/O, no
-//! threads, no printing, no globals beyond read-only tables; its only dependency is `memchr`.
+//! threads, no printing, no globals beyond read-only tables. Its dependencies: `memchr` and
+//! `jieba-rs` (`linenet`'s Chinese words, built only when Chinese text comes).
 //!
 //! A record's HTML is analysed once into a [`Page`]; every method sits behind [`Extractor`],
 //! is found by name in the registry ([`methods::build`]) and reads the `Page` with the

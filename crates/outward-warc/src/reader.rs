@@ -2,7 +2,7 @@
 //! ARC (v1) files (`.arc`, `.arc.gz`, see `arc/`) → candidate HTML records. Knows nothing
 //! of HTML beyond the HTTP Content-Type.
 //!
-//! INTERFACE (fixed by the lead; the body is the reader helper's):
+//! Interface:
 //! - [`WarcReader::open`] opens a path: an ARC file ([`sniff`] says [`FileKind::Arc`]) goes to
 //!   the ARC reader (`arc/`), anything else to the WARC reader (`warc/`: fastwarc in quirks
 //!   mode). Both yield the same items and status and share the HTTP-head and skip rules

@@ -451,3 +451,41 @@ fn input_lists_plain_gzipped_and_remote() {
         describe(&r)
     );
 }
+
+/// A directory is read at every level (a Common Crawl tree of `segments/*/warc/`), as
+/// `extract` reads its pages; two files of one name in different folders would write one
+/// shard and are refused by name.
+#[test]
+fn directories_are_read_at_every_level() {
+    let tmp = tempfile::tempdir().unwrap();
+    let tree = tmp.path().join("crawl");
+    let deep = tree.join("segments/1700000000000.1/warc");
+    std::fs::create_dir_all(&deep).unwrap();
+    std::fs::copy(sample(), deep.join("deep.warc.gz")).unwrap();
+    std::fs::copy(sample(), tree.join("top.warc.gz")).unwrap();
+    std::fs::write(deep.join("notes.txt"), "not an input").unwrap();
+    let out = tmp.path().join("out");
+    run_into(&out, &[], &[&tree], 0);
+    let names = files_in(&out);
+    assert!(names.contains(&"deep.jsonl.zst".to_string()), "{names:?}");
+    assert!(names.contains(&"top.jsonl.zst".to_string()), "{names:?}");
+    let texts = |name: &str| -> Vec<String> {
+        docs(&out.join(name))
+            .iter()
+            .map(|d| d["text"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert!(!texts("deep.jsonl.zst").is_empty());
+    assert_eq!(texts("deep.jsonl.zst"), texts("top.jsonl.zst"));
+    // The same name twice below one directory: refused, naming both.
+    let other = tree.join("segments/1700000000000.2/warc");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::copy(sample(), other.join("deep.warc.gz")).unwrap();
+    let r = run(&["run", "-o", out.to_str().unwrap(), tree.to_str().unwrap()]);
+    assert_eq!(code(&r), 2, "{}", describe(&r));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(
+        err.contains("1700000000000.1") && err.contains("1700000000000.2"),
+        "{err}"
+    );
+}

@@ -1,6 +1,7 @@
 //! The extraction methods, one file each, and the registry that finds them by name:
 //! `reverse` (the product method, the default), `reverse-stage` (`reverse` with its learned
-//! stage, [`stage`]), `paper` (seed paper 002 as published),
+//! stage, [`stage`]), `paper` (seed paper 002 as published; the papers are named in
+//! `docs/methods.md`),
 //! `layout` (seed 000 as published: needs site memory), `template` (seed 001's template
 //! library, needs site memory), `cluster` (seed 003's cluster rules, better with site memory)
 //! and `fulltext` (all visible text, the baseline).
@@ -50,7 +51,7 @@ impl MethodInfo {
 pub static REGISTRY: &[MethodInfo] = &[
     MethodInfo {
         name: "reverse",
-        summary: "reverse-order partial parse around the main text (seed 002, made accurate)",
+        summary: "reverse-order partial parse around the main text (after Zhang, Song, Gong: Parsing DOM Tree Reversely, seed 002), its seed and root chosen by evidence; --without GUARD turns off one of its rules",
         build: |options| Box::new(Reverse::new(options)),
     },
     MethodInfo {
@@ -60,22 +61,22 @@ pub static REGISTRY: &[MethodInfo] = &[
     },
     MethodInfo {
         name: "paper",
-        summary: "seed paper 002's algorithm as published (reads --similarity)",
+        summary: "seed 002 as published (Zhang, Song, Gong: Parsing DOM Tree Reversely and Extracting Web Main Page Information; reads --similarity)",
         build: |options| Box::new(Paper::new(options)),
     },
     MethodInfo {
         name: "layout",
-        summary: "seed 000: drop blocks identical on a same-site reference page (with --site-memory or --sites), then link blocks",
+        summary: "seed 000 (Yang, Li, Geng: content extraction based on layout similarity): drop blocks identical on a same-site reference page (with --site-memory or --sites), then link blocks",
         build: |_| Box::new(Layout),
     },
     MethodInfo {
         name: "template",
-        summary: "seed 001: drop texts near-equal on 3 of 10 same-site pages (with --site-memory or --sites), then the block SVM of svm",
+        summary: "seed 001 (Yan, Wang: web page cleaning based on template and SVM): drop texts near-equal on 3 of 10 same-site pages (with --site-memory or --sites), then the block SVM of svm",
         build: |options| Box::new(Template::new(options)),
     },
     MethodInfo {
         name: "cluster",
-        summary: "seed 003: per cluster of same-template pages (by tag paths), the block rule with the highest summed score (with --site-memory or --sites)",
+        summary: "seed 003 (main-text extraction by web-page clustering): per cluster of same-template pages (by tag paths), the block rule with the highest summed score (with --site-memory or --sites)",
         build: |_| Box::new(Cluster),
     },
     MethodInfo {
@@ -85,12 +86,12 @@ pub static REGISTRY: &[MethodInfo] = &[
     },
     MethodInfo {
         name: "svm",
-        summary: "seed 001's block SVM (R1..R5 link and text shares of body/section/div blocks; --model PATH or the shipped model)",
+        summary: "seed 001's block SVM (Yan, Wang; R1..R5 link and text shares of body/section/div blocks; --model PATH or the shipped model)",
         build: |options| Box::new(Svm::new(options)),
     },
     MethodInfo {
         name: "linenet",
-        summary: "seed 004's line network (length, markup, density and title relevance of each line and its neighbours, jieba for Chinese; --model PATH or the shipped model)",
+        summary: "seed 004's line network (An, Wang, Xu: machine-learning main-text extraction; length, markup, density and title relevance of each line and its neighbours, jieba for Chinese; --model PATH or the shipped model)",
         build: |options| Box::new(LineNet::new(options)),
     },
 ];

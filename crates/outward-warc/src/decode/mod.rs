@@ -3,7 +3,7 @@
 //! [`charset`] (the one charset routine). Invariants: never panics; decoded size is capped at
 //! `max_decoded_bytes`; every failure is a [`DecodeError`] with a [`SkipReason`].
 //!
-//! INTERFACE (fixed by the lead; the body is the decoder helper's):
+//! Interface:
 //! - [`decode_body`] undoes Transfer-Encoding chunked and Content-Encoding gzip/deflate/br/zstd
 //!   (capped against decompression bombs), sniffs HTML when the content type is missing, then
 //!   picks the charset and decodes.

@@ -5,7 +5,7 @@
 //! what it shares with the ARC reader comes from `record` and `resync`, and it imports neither
 //! the ARC reader nor `reader`.
 //!
-//! Implementation (fastwarc 2.0.0, see `../shared/NOTES.md`; gzip members are decoded by
+//! Implementation (fastwarc 2.0.0, see `docs/design.md`, "Measured facts and pitfalls"; gzip members are decoded by
 //! `gzip::MemberGzipReader`, as fastwarc's own gzip reader decodes them on intact files; see
 //! `gzip.rs` for what differs on damaged ones):
 //! - `ArchiveIterator` in quirks mode (LF-only headers, junk between records, WARC/0.18),

@@ -8,12 +8,12 @@
 //! Invariants: the tree is walked once per root; each element is judged once, top down (a
 //! pruned element's subtree is not visited).
 
-use super::guards::Guard;
 use super::read::PageRead;
 use super::scores::{BlockScores, LINK_LIST_RATIO};
 use super::stage_inputs::{
     PageCut, STAGE_BUDGET, STAGE_MAX_UNPUNCTUATED, StageCandidate, StageMode, StagePage,
 };
+use super::switches::Guard;
 use crate::Blocks;
 use crate::html::tags::Tag;
 use crate::html::tree::{F_BOILER, Kind, Tree};

@@ -37,19 +37,20 @@
 
 mod climb;
 mod emit;
-pub mod guards;
+mod guards;
 mod hints;
 mod read;
 mod scores;
 mod seeds;
 mod stage_inputs;
+mod switches;
 mod url_kind;
 
 #[cfg(test)]
 mod tests;
 
-pub use guards::{Guard, Guards, UnknownGuard};
 pub use stage_inputs::StageCandidate;
+pub use switches::{Guard, Guards, UnknownGuard};
 
 use crate::html::partial::PartialParse;
 use crate::methods::stage::StageModel;

@@ -5,9 +5,9 @@
 //! Invariants: built once per page; [`PageRead::scores_for`] costs one pass over the blocks
 //! and counts it as work; nothing here parses a node.
 
-use super::guards::{Guard, Guards};
 use super::hints::{self, Peers};
 use super::scores::{BlockScores, Template};
+use super::switches::{Guard, Guards};
 use super::url_kind::UrlKind;
 use crate::SiteContext;
 use crate::html::clean::{BlockStats, Cleaned, NO_BOILER};

@@ -978,3 +978,195 @@ fn the_stage_leaves_roots_of_short_unpunctuated_blocks_alone() {
             .is_empty()
     );
 }
+
+/// The text of `reverse` with `guards` on `html` fetched from `url`.
+fn text_with(guards: Guards, html: &str, url: &str) -> String {
+    let page = Page::new(html, Some(url));
+    Reverse {
+        guards,
+        ..Reverse::default()
+    }
+    .extract(&page, SiteContext::none())
+    .text()
+    .to_string()
+}
+
+/// Every guard's switch is wired: on a page of the kind it is for, turning it off changes
+/// the text the way its reason says (`keeps`: a line the guard keeps in, or, when `false`,
+/// keeps out), and nothing else is needed to turn it off.
+#[test]
+fn each_guard_turned_off_loses_what_it_is_for() {
+    let article: String = (0..10)
+        .map(|k| format!("<p>Article paragraph {k}: the council voted on the new bridge, and the works begin in the spring after the floods.</p>"))
+        .collect();
+    let aside: String = (0..4)
+        .map(|k| format!("<p>Aside paragraph {k}: a note about the town's other news, written for readers who missed last week.</p>"))
+        .collect();
+    let noscript =
+        format!("<html><body><div id=app></div><noscript>{article}</noscript></body></html>");
+    let hidden = format!(
+        "<html><body><p>Loading the page, please wait.</p><div style=\"display:none\">{article}</div></body></html>"
+    );
+    let weak = format!(
+        "<html><body><div class=\"share-wrapper\">{article}</div><div class=\"other\">{aside}</div></body></html>"
+    );
+    let links: String = (0..20)
+        .map(|k| format!("<li><a href=\"/more/{k}\">More story link number {k}</a></li>"))
+        .collect();
+    let prune =
+        format!("<html><body><div class=\"story\">{article}<ul>{links}</ul></div></body></html>");
+    let menu: String = (0..12)
+        .map(|k| format!("<li><a href=\"/s/{k}\">Section {k}</a></li>"))
+        .collect();
+    let headline = format!(
+        "<html><body><ul class=\"menu\">{menu}</ul><h1>The bridge vote</h1><div class=\"story\">{article}</div><ul>{menu}</ul></body></html>"
+    );
+    let thread = {
+        let replies: String = (0..5)
+            .map(|k| {
+                format!(
+                    "<div class=\"reply\"><a href=\"/u/{k}\">user{k}</a><p>Reply {k}: consulting \
+                     pays well early on, but the hours are long and the travel wears you down.</p></div>"
+                )
+            })
+            .collect();
+        format!(
+            "<html><body><div class=\"post\"><h1>Is consulting worth it?</h1><p>I have two \
+             offers, one from a consulting firm and one in industry, and I cannot decide which \
+             to take. The consulting offer pays more, the industry one lets me stay home.</p>\
+             </div><div class=\"replies\">{replies}</div></body></html>"
+        )
+    };
+    let several = {
+        let para = |who: &str, k: usize| {
+            format!(
+                "<p>{who} paragraph {k}: the residential supply is split into two phases, and \
+                 each circuit in the house takes one of them, which is why the voltage differs.</p>"
+            )
+        };
+        let region = |who: &str| -> String { (0..2).map(|k| para(who, k)).collect() };
+        let links = |n: usize| -> String {
+            (0..26)
+                .map(|k| {
+                    format!("<li><a href=\"/q/{n}{k}\">Related question number {n}{k}</a></li>")
+                })
+                .collect()
+        };
+        format!(
+            "<html><body><div class=\"page\"><div class=\"q\">{}</div>\
+             <div class=\"meta\"><ul>{}</ul></div><div class=\"a\">{}</div>\
+             <div class=\"meta\"><ul>{}</ul></div><div class=\"a\">{}</div></div></body></html>",
+            region("Question"),
+            links(1),
+            region("First answer"),
+            links(2),
+            region("Second answer"),
+        )
+    };
+    let beside_comments = {
+        let paragraphs: String = (0..6)
+            .map(|k| format!("<p>Story paragraph {k}: the studio lot kept the old bridge set in a warehouse, and the fans raised the money to move it.</p>"))
+            .collect();
+        let comments: String = (0..30)
+            .map(|k| format!("<div class=\"comment-body\"><p>Reader comment {k}: what a great story, I drove past that warehouse for years.</p></div>"))
+            .collect();
+        format!(
+            "<html><body><div id=\"content\"><h1>Save the bridge</h1>{paragraphs}\
+             <div id=\"comments\">{comments}</div></div></body></html>"
+        )
+    };
+    let document = "https://gazette.example/2024/05/the-council-votes-on-the-new-bridge-4711";
+    let cases: [(Guard, String, &str, &str, bool); 12] = [
+        (
+            Guard::Noscript,
+            noscript,
+            document,
+            "Article paragraph 3:",
+            true,
+        ),
+        (
+            Guard::Hidden,
+            hidden,
+            document,
+            "Article paragraph 3:",
+            true,
+        ),
+        (
+            Guard::WeakHints,
+            weak,
+            document,
+            "Article paragraph 3:",
+            true,
+        ),
+        (
+            Guard::Thread,
+            thread,
+            "https://forum.example/forum/consulting/is-it-worth-it-4711",
+            "Reply 3: consulting",
+            true,
+        ),
+        (
+            Guard::Peers,
+            forum_thread("cPost ipsComment"),
+            document,
+            "Reply 2 line 1:",
+            true,
+        ),
+        (
+            Guard::Listing,
+            shop_page(),
+            document,
+            "Standing desk model 7 in solid oak",
+            true,
+        ),
+        (
+            Guard::Landing,
+            front_page(),
+            "https://professional.example/certificate-programs",
+            "Short course program 12 for",
+            true,
+        ),
+        (
+            Guard::Title,
+            short_post_page("What stands between us and electricity", 2),
+            "https://buzz.example/2012/11/what-stands-between-us-4711",
+            "Post line 1:",
+            true,
+        ),
+        (
+            Guard::Join,
+            several,
+            document,
+            "Question paragraph 1:",
+            true,
+        ),
+        (
+            Guard::Siblings,
+            beside_comments,
+            document,
+            "Story paragraph 5:",
+            true,
+        ),
+        (
+            Guard::Prune,
+            prune,
+            document,
+            "More story link number 7",
+            false,
+        ),
+        (Guard::Headline, headline, document, "The bridge vote", true),
+    ];
+    for (guard, html, url, line, keeps) in &cases {
+        let on = text_with(Guards::ALL_ON, html, url);
+        let off = text_with(Guards::ALL_ON.without(*guard), html, url);
+        assert_eq!(on.contains(line), *keeps, "{guard} on: {line:?} in\n{on}");
+        assert_eq!(
+            off.contains(line),
+            !*keeps,
+            "{guard} off: {line:?} in\n{off}"
+        );
+    }
+    for guard in Guard::ALL {
+        assert!(cases.iter().any(|c| c.0 == guard), "no case for {guard}");
+    }
+}
