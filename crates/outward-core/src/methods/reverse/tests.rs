@@ -85,8 +85,8 @@ fn comments_under_an_article_stay_out() {
 /// old.reddit.com, warriorforum.com in wcxb): the question in `<div class="post">`, the
 /// replies under `<div class="replies">`. On the thread's URL the replies are its text;
 /// the same markup at an article's URL keeps them out.
-#[test]
-fn a_thread_keeps_its_replies_and_an_article_its_comments_out() {
+/// A question and its replies, each reply in an element classed as a reply (a comment hint).
+fn consulting_thread() -> String {
     let replies: String = (0..5)
         .map(|k| {
             format!(
@@ -95,13 +95,18 @@ fn a_thread_keeps_its_replies_and_an_article_its_comments_out() {
             )
         })
         .collect();
-    let html = format!(
+    format!(
         "<html><body><div class=nav><a href=/>Forum</a> <a href=/new>New</a></div>\
          <div class=\"post\"><h1>Is consulting worth it?</h1><p>I have two offers, one from \
          a consulting firm and one in industry, and I cannot decide which to take. The \
          consulting offer pays more, the industry one lets me stay home. What would you do?\
          </p></div><div class=\"replies\">{replies}</div></body></html>"
-    );
+    )
+}
+
+#[test]
+fn a_thread_keeps_its_replies_and_an_article_its_comments_out() {
+    let html = consulting_thread();
     let text = |url: &str| text_at(&html, url);
     let thread = text("https://forum.example/forum/consulting/is-it-worth-it-4711");
     assert!(thread.contains("I have two offers"), "{thread}");
@@ -593,8 +598,9 @@ fn landing_urls_name_no_document() {
 /// their own region, with lists of links (votes, tags, related questions) between them as
 /// bad text: enough that R alone is one of the three, not so much that the three together
 /// hold more bad text than good.
-#[test]
-fn an_article_in_several_regions_is_joined() {
+/// A question and two answers, each a region of two paragraphs, with lists of related
+/// questions between them (a Q&A page).
+fn several_regions_page() -> String {
     let para = |who: &str, k: usize| {
         format!(
             "<p>{who} paragraph {k}: the residential supply is split into two phases, and \
@@ -607,7 +613,7 @@ fn an_article_in_several_regions_is_joined() {
             .map(|k| format!("<li><a href=\"/q/{n}{k}\">Related question number {n}{k}</a></li>"))
             .collect()
     };
-    let html = format!(
+    format!(
         "<html><body><div class=\"page\"><div class=\"q\">{}</div>\
          <div class=\"meta\"><ul>{}</ul></div><div class=\"a\">{}</div>\
          <div class=\"meta\"><ul>{}</ul></div><div class=\"a\">{}</div></div>\
@@ -617,7 +623,12 @@ fn an_article_in_several_regions_is_joined() {
         region("First answer"),
         links(2),
         region("Second answer"),
-    );
+    )
+}
+
+#[test]
+fn an_article_in_several_regions_is_joined() {
+    let html = several_regions_page();
     let text = Reverse::default().extract_html(&html).text().to_string();
     for who in ["Question", "First answer", "Second answer"] {
         for k in 0..2 {
@@ -630,8 +641,9 @@ fn an_article_in_several_regions_is_joined() {
 /// trekmovie.com/2012/10/26/save-the-bridge (dragnet): the article's paragraphs sit
 /// directly in `div#content` beside a comment section longer than the article, so the
 /// parent scores below one paragraph and the climb kept one paragraph of six.
-#[test]
-fn paragraphs_beside_a_comment_section_are_all_kept() {
+/// An article's paragraphs directly in `div#content` beside a comment section longer than
+/// the article.
+fn beside_comments_page() -> String {
     let paragraphs: String = (0..6)
         .map(|k| {
             format!(
@@ -648,12 +660,17 @@ fn paragraphs_beside_a_comment_section_are_all_kept() {
             )
         })
         .collect();
-    let html = format!(
+    format!(
         "<html><body><div id=\"content\"><h1>Save the bridge</h1>{paragraphs}\
          <div id=\"comments\">{comments}</div></div>\
          <div class=\"about\"><p>About this site: news for fans since 2006, written by \
          volunteers.</p></div></body></html>"
-    );
+    )
+}
+
+#[test]
+fn paragraphs_beside_a_comment_section_are_all_kept() {
+    let html = beside_comments_page();
     let text = Reverse::default().extract_html(&html).text().to_string();
     for k in 0..6 {
         assert!(text.contains(&format!("Story paragraph {k}:")), "{text}");
@@ -1021,60 +1038,6 @@ fn each_guard_turned_off_loses_what_it_is_for() {
     let headline = format!(
         "<html><body><ul class=\"menu\">{menu}</ul><h1>The bridge vote</h1><div class=\"story\">{article}</div><ul>{menu}</ul></body></html>"
     );
-    let thread = {
-        let replies: String = (0..5)
-            .map(|k| {
-                format!(
-                    "<div class=\"reply\"><a href=\"/u/{k}\">user{k}</a><p>Reply {k}: consulting \
-                     pays well early on, but the hours are long and the travel wears you down.</p></div>"
-                )
-            })
-            .collect();
-        format!(
-            "<html><body><div class=\"post\"><h1>Is consulting worth it?</h1><p>I have two \
-             offers, one from a consulting firm and one in industry, and I cannot decide which \
-             to take. The consulting offer pays more, the industry one lets me stay home.</p>\
-             </div><div class=\"replies\">{replies}</div></body></html>"
-        )
-    };
-    let several = {
-        let para = |who: &str, k: usize| {
-            format!(
-                "<p>{who} paragraph {k}: the residential supply is split into two phases, and \
-                 each circuit in the house takes one of them, which is why the voltage differs.</p>"
-            )
-        };
-        let region = |who: &str| -> String { (0..2).map(|k| para(who, k)).collect() };
-        let links = |n: usize| -> String {
-            (0..26)
-                .map(|k| {
-                    format!("<li><a href=\"/q/{n}{k}\">Related question number {n}{k}</a></li>")
-                })
-                .collect()
-        };
-        format!(
-            "<html><body><div class=\"page\"><div class=\"q\">{}</div>\
-             <div class=\"meta\"><ul>{}</ul></div><div class=\"a\">{}</div>\
-             <div class=\"meta\"><ul>{}</ul></div><div class=\"a\">{}</div></div></body></html>",
-            region("Question"),
-            links(1),
-            region("First answer"),
-            links(2),
-            region("Second answer"),
-        )
-    };
-    let beside_comments = {
-        let paragraphs: String = (0..6)
-            .map(|k| format!("<p>Story paragraph {k}: the studio lot kept the old bridge set in a warehouse, and the fans raised the money to move it.</p>"))
-            .collect();
-        let comments: String = (0..30)
-            .map(|k| format!("<div class=\"comment-body\"><p>Reader comment {k}: what a great story, I drove past that warehouse for years.</p></div>"))
-            .collect();
-        format!(
-            "<html><body><div id=\"content\"><h1>Save the bridge</h1>{paragraphs}\
-             <div id=\"comments\">{comments}</div></div></body></html>"
-        )
-    };
     let document = "https://gazette.example/2024/05/the-council-votes-on-the-new-bridge-4711";
     let cases: [(Guard, String, &str, &str, bool); 12] = [
         (
@@ -1100,7 +1063,7 @@ fn each_guard_turned_off_loses_what_it_is_for() {
         ),
         (
             Guard::Thread,
-            thread,
+            consulting_thread(),
             "https://forum.example/forum/consulting/is-it-worth-it-4711",
             "Reply 3: consulting",
             true,
@@ -1135,14 +1098,14 @@ fn each_guard_turned_off_loses_what_it_is_for() {
         ),
         (
             Guard::Join,
-            several,
+            several_regions_page(),
             document,
             "Question paragraph 1:",
             true,
         ),
         (
             Guard::Siblings,
-            beside_comments,
+            beside_comments_page(),
             document,
             "Story paragraph 5:",
             true,
