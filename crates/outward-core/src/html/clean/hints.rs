@@ -340,6 +340,7 @@ pub(super) struct IdValue {
     sidebar: bool,
 }
 
+#[inline]
 pub(super) fn id_value(id: &[u8]) -> IdValue {
     // Ids that are slugs of headings ("evolve-shared-mutable-history") say nothing.
     if !is_hinted(id) || is_slug(id) {
@@ -372,6 +373,7 @@ impl<'a> ClassMemo<'a> {
 
     /// [`class_value`] of `class`, or what it gave for the same bytes before (a value read
     /// for no hints, most often none at all, is not looked up).
+    #[inline]
     pub(super) fn get(&mut self, class: &'a [u8]) -> ClassValue {
         if !is_hinted(class) {
             return ClassValue::default();
