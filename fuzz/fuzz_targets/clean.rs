@@ -1,5 +1,6 @@
-//! The cleaner on arbitrary bytes, with and without `<noscript>` kept and with the first
-//! element shown if hidden (as the second pass for a page hidden behind one element does):
+//! The cleaner on arbitrary bytes, with and without `<noscript>` kept, with the first
+//! element shown if hidden (as the second pass for a page hidden behind one element does),
+//! and with that second pass never taken (`reverse` without its `hidden` guard):
 //! deterministic, and its output is what the module docs promise (see
 //! `outward_fuzz::check_cleaned`): a buffer whose forward and reverse tokens agree and tile
 //! it, `nodes_total` = start tags + text runs, ranges inside the buffer, size linear in the
@@ -10,10 +11,17 @@ use outward_core::html::clean::{CleanOptions, clean};
 
 fuzz_target!(|data: &[u8]| {
     let first_tag = data.iter().position(|&b| b == b'<').map(|at| at as u32);
-    for (keep_noscript, reveal) in [(false, None), (true, None), (false, first_tag)] {
+    let cases = [
+        (false, None, false),
+        (true, None, false),
+        (false, first_tag, false),
+        (false, None, true),
+    ];
+    for (keep_noscript, reveal, hidden_stays_hidden) in cases {
         let options = CleanOptions {
             keep_noscript,
             reveal,
+            hidden_stays_hidden,
         };
         let c = clean(data, options);
         let again = clean(data, options);

@@ -41,7 +41,11 @@ fuzz_target!(|data: &[u8]| {
     kept.keep_final(3);
     if builder.pages() >= 3 {
         let record = host_records(&kept).next().expect("a host of 3 pages stays");
-        assert_eq!(record.pages, builder.pages(), "the final form keeps the page count");
+        assert_eq!(
+            record.pages,
+            builder.pages(),
+            "the final form keeps the page count"
+        );
         let back = read_record(&record.bytes).expect("a final record reads back");
         let mut again = back.clone();
         again.keep_final(3);

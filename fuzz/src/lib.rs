@@ -10,6 +10,7 @@ use outward_core::html::tokenize::forward::ForwardTokenizer;
 use outward_core::html::tokenize::reverse::ReverseTokenizer;
 use outward_core::html::tokenize::{Token, TokenKind};
 use outward_core::methods::REGISTRY;
+use outward_core::methods::reverse::{Guard, Guards};
 use outward_core::{ExtractOptions, Extraction, Format, Page, PageMeta, SiteContext};
 use outward_output::document::{Document, Provenance};
 use outward_warc::reader::{FileStatus, ReadItem, ReaderOptions, WarcReader};
@@ -373,6 +374,26 @@ pub fn extract_all(html: &str, url: Option<&str>) -> Vec<Extraction> {
         }
         out.push(ex);
     }
+    // `reverse` with every guard off (what `--without` measures): the same bounds.
+    let all_off = Guard::ALL
+        .into_iter()
+        .fold(Guards::ALL_ON, |guards, guard| guards.without(guard));
+    let options = ExtractOptions {
+        guards: all_off,
+        ..ExtractOptions::default()
+    };
+    let reverse = outward_core::methods::build("reverse", &options).expect("reverse");
+    let s = reverse.extract(&page, SiteContext::none()).stats;
+    assert!(
+        s.nodes_parsed <= s.nodes_total,
+        "reverse, guards off: {s:?}"
+    );
+    assert!(
+        s.work <= outward_core::WORK_PER_UNIT * (buf_max + s.nodes_total + 8),
+        "reverse, guards off: work {} for {buf_max} bytes, {} nodes",
+        s.work,
+        s.nodes_total
+    );
     out
 }
 
