@@ -44,7 +44,7 @@ def _document(line: str) -> Dict[str, Any]:
 class Extractor:
     """One extraction method with its options, built once for many pages.
 
-    ``method``: a name of :func:`methods` (default ``reverse``); ``format``: ``text`` (one
+    ``method``: a name of :func:`methods` (default ``reverse-stage``); ``format``: ``text`` (one
     line per block, the corpus format) or ``markdown``; ``similarity``: the tree-similarity
     threshold of ``paper``; ``model``: a model file written by ``outward train`` for
     ``svm``, ``template``, ``linenet`` or ``reverse-stage`` instead of the shipped one.
@@ -55,7 +55,7 @@ class Extractor:
 
     def __init__(
         self,
-        method: str = "reverse",
+        method: str = "reverse-stage",
         format: str = "text",
         similarity: float = 0.8,
         model: Optional[Union[str, os.PathLike]] = None,
@@ -86,7 +86,7 @@ def _cached(method: str, format: str, similarity: float, model: Optional[str]) -
 def extract(
     html: Union[bytes, str],
     url: Optional[str] = None,
-    method: str = "reverse",
+    method: str = "reverse-stage",
     format: str = "text",
     similarity: float = 0.8,
     model: Optional[Union[str, os.PathLike]] = None,

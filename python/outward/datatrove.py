@@ -58,7 +58,7 @@ class OutwardExtractor(BaseExtractor):
     """outward's main-text extraction as a DataTrove pipeline step.
 
     Args:
-        method: an outward method (``outward.methods()``; default ``reverse``).
+        method: an outward method (``outward.methods()``; default ``reverse-stage``).
         format: ``text`` (one line per block) or ``markdown``.
         timeout: seconds per document, used only with ``sandbox=True`` (DataTrove's
             convention; outward itself needs no timeout).
@@ -73,7 +73,7 @@ class OutwardExtractor(BaseExtractor):
 
     def __init__(
         self,
-        method: str = "reverse",
+        method: str = "reverse-stage",
         format: str = "text",
         timeout: float = 1,
         metadata: bool = True,
@@ -200,7 +200,7 @@ class OutwardWarcReader(BaseDiskReader):
         self.options = options
         # Bad options fail when the pipeline is written, not on a worker.
         Extractor(
-            options.get("method", "reverse"),
+            options.get("method", "reverse-stage"),
             options.get("format", "text"),
             options.get("similarity", 0.8),
             options.get("model"),

@@ -34,7 +34,7 @@ struct Extractor {
 #[pymethods]
 impl Extractor {
     #[new]
-    #[pyo3(signature = (method = "reverse", format = "text", similarity = 0.8, model = None))]
+    #[pyo3(signature = (method = "reverse-stage", format = "text", similarity = 0.8, model = None))]
     fn new(method: &str, format: &str, similarity: f64, model: Option<PathBuf>) -> PyResult<Self> {
         let options = extract_options(method, similarity, model.as_ref())?;
         let inner = methods::build(method, &options).map_err(value_error)?;

@@ -72,7 +72,7 @@ def test_bad_arguments_raise_with_what_is_wrong():
 def test_every_method_and_markdown():
     html = (TESTDATA / "pages" / "en_news.html").read_bytes()
     names = [name for name, _ in outward.methods()]
-    assert names[0] == "reverse" and "fulltext" in names
+    assert names[0] == "reverse-stage" and "fulltext" in names
     for name in names:
         doc = outward.Extractor(name).extract(html)
         assert doc["metadata"]["extractor"] == name

@@ -422,8 +422,9 @@ pub struct EvalArgs {
     #[arg(long, value_name = "N")]
     pub worst: Option<usize>,
     /// Leave one dataset out (trainable methods): for each bag-scored input, train on the
-    /// others and score it with that model; snippet-scored inputs are left out.
-    #[arg(long, conflicts_with_all = ["model", "worst", "json"])]
+    /// others and score it with that model; snippet-scored inputs are left out. With --json,
+    /// the JSON of a plain eval over the held-out scores.
+    #[arg(long, conflicts_with_all = ["model", "worst"])]
     pub lodo: bool,
 }
 

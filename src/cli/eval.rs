@@ -207,19 +207,24 @@ fn eval_lodo(args: &EvalArgs, truths: &[PathBuf]) -> ExitCode {
         v.iter().sum::<f64>() / v.len().max(1) as f64
     };
     let mut out = std::io::stdout().lock();
-    let _ = writeln!(
-        out,
-        "method {method}, leave one dataset out (each set scored by a model trained on the others)"
-    );
-    let _ = write!(out, "{}", eval::render_table(reports));
-    let _ = writeln!(
-        out,
-        "LODO macro over {} sets: P {:.4} R {:.4} F1 {:.4}",
-        reports.len(),
-        mean(|s| s.p),
-        mean(|s| s.r),
-        mean(|s| s.f1)
-    );
+    if args.json {
+        // The same JSON as a plain eval's: each set as its held-out model scored it.
+        let _ = writeln!(out, "{}", eval::render_json(reports));
+    } else {
+        let _ = writeln!(
+            out,
+            "method {method}, leave one dataset out (each set scored by a model trained on the others)"
+        );
+        let _ = write!(out, "{}", eval::render_table(reports));
+        let _ = writeln!(
+            out,
+            "LODO macro over {} sets: P {:.4} R {:.4} F1 {:.4}",
+            reports.len(),
+            mean(|s| s.p),
+            mean(|s| s.r),
+            mean(|s| s.f1)
+        );
+    }
     if lodo.complete {
         ExitCode::SUCCESS
     } else {

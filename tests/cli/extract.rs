@@ -34,7 +34,7 @@ fn extract_command() {
     let doc: Value = serde_json::from_str(line.trim_end()).unwrap();
     assert!(text(&doc).contains("滨江图书馆昨天正式向市民开放"));
     assert_eq!(doc["metadata"]["charset"], "UTF-8");
-    assert_eq!(doc["metadata"]["extractor"], "reverse");
+    assert_eq!(doc["metadata"]["extractor"], "reverse-stage");
     // Methods may trim the site name off the title, never the headline.
     let title = doc["metadata"]["title"].as_str().unwrap();
     assert!(

@@ -133,11 +133,14 @@ fn sample_is_valid_dolma_for_every_method() {
             text(news)
         );
     }
-    // The default method is reverse.
+    // The default method is reverse-stage.
     let dir = tempfile::tempdir().unwrap();
     run_into(dir.path(), &[], &[&sample()], 0);
     let d = docs(&dir.path().join("sample.jsonl.zst"));
-    assert!(d.iter().all(|d| d["metadata"]["extractor"] == "reverse"));
+    assert!(
+        d.iter()
+            .all(|d| d["metadata"]["extractor"] == "reverse-stage")
+    );
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! The extraction methods, one file each, and the registry that finds them by name:
-//! `reverse` (the product method, the default), `reverse-stage` (`reverse` with its learned
-//! stage, [`stage`]), `paper` (seed paper 002 as published; the papers are named in
+//! `reverse-stage` (the default: the product method `reverse` with its learned stage,
+//! [`stage`]), `reverse` (the rules alone), `paper` (seed paper 002 as published; the papers are named in
 //! `docs/methods.md`),
 //! `layout` (seed 000 as published: needs site memory), `template` (seed 001's template
 //! library, needs site memory), `cluster` (seed 003's cluster rules, better with site memory)
@@ -50,14 +50,14 @@ impl MethodInfo {
 /// Every method, the default first.
 pub static REGISTRY: &[MethodInfo] = &[
     MethodInfo {
-        name: "reverse",
-        summary: "reverse-order partial parse around the main text (after Zhang, Song, Gong: Parsing DOM Tree Reversely, seed 002), its seed and root chosen by evidence; --without GUARD turns off one of its rules",
-        build: |options| Box::new(Reverse::new(options)),
+        name: "reverse-stage",
+        summary: "the default: reverse, then a learned stage (gradient-boosted trees) prunes the blocks of its content root it calls boilerplate (--model PATH or the shipped model)",
+        build: |options| Box::new(Reverse::with_stage(options)),
     },
     MethodInfo {
-        name: "reverse-stage",
-        summary: "reverse, then a learned stage (gradient-boosted trees) prunes the blocks of its content root it calls boilerplate (--model PATH or the shipped model)",
-        build: |options| Box::new(Reverse::with_stage(options)),
+        name: "reverse",
+        summary: "reverse-order partial parse around the main text (after Zhang, Song, Gong: Parsing DOM Tree Reversely, seed 002), its seed and root chosen by evidence, without the learned stage; --without GUARD turns off one of its rules",
+        build: |options| Box::new(Reverse::new(options)),
     },
     MethodInfo {
         name: "paper",
@@ -97,7 +97,7 @@ pub static REGISTRY: &[MethodInfo] = &[
 ];
 
 /// The default method's name.
-pub const DEFAULT: &str = "reverse";
+pub const DEFAULT: &str = "reverse-stage";
 
 /// The methods that read `reverse`'s guards ([`ExtractOptions::guards`]).
 pub const GUARDED: [&str; 2] = ["reverse", "reverse-stage"];
@@ -147,7 +147,7 @@ mod tests {
         let err = build("magic", &ExtractOptions::default()).err().unwrap();
         assert_eq!(
             err.to_string(),
-            "unknown method \"magic\" (methods: reverse, reverse-stage, paper, layout, template, cluster, fulltext, svm, linenet)"
+            "unknown method \"magic\" (methods: reverse-stage, reverse, paper, layout, template, cluster, fulltext, svm, linenet)"
         );
     }
 

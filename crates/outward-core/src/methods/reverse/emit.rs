@@ -8,6 +8,7 @@
 //! Invariants: the tree is walked once per root; each element is judged once, top down (a
 //! pruned element's subtree is not visited).
 
+use super::guards::{LABELLED_LIST_MIN_LINES, is_label_of, is_teaser_list};
 use super::read::PageRead;
 use super::scores::{BlockScores, LINK_LIST_RATIO};
 use super::stage_inputs::{
@@ -85,7 +86,32 @@ pub(super) fn emit(
         }
         t.weight > 0.0 && t.link > ratio * t.weight
     };
-    let rules_prune = |id: u32| template_at(id) || hint_or_links(id);
+    // Lists of cards for other stories, and their labels (not in a listing, nor on a
+    // landing page's URL: there the cards are the page).
+    let teasers_on = read.on(Guard::Teasers) && !listing && !read.url_kind.landing;
+    let r_weight: f64 = roots
+        .iter()
+        .map(|&id| {
+            let n = tree.node(id);
+            scores.range(n.start, n.end).weight
+        })
+        .sum();
+    let teaser_list = |id: u32| is_teaser_list(tree, buf, scores, r_weight, id);
+    // A list of links (three lines or more: not a byline under a title).
+    let link_list = |id: u32| {
+        let n = tree.node(id);
+        let t = scores.range(n.start, n.end);
+        let (lo, hi) = scores.block_span(n.start, n.end);
+        hi - lo >= LABELLED_LIST_MIN_LINES && t.weight > 0.0 && t.link > ratio * t.weight
+    };
+    let teasers = |id: u32| {
+        teasers_on
+            && (teaser_list(id)
+                || is_label_of(tree, scores, id, |next| {
+                    teaser_list(next) || (prune_on && link_list(next))
+                }))
+    };
+    let rules_prune = |id: u32| template_at(id) || hint_or_links(id) || teasers(id);
     // The stage judges roots of running prose only (see `STAGE_MAX_UNPUNCTUATED`).
     let inputs = match mode {
         StageMode::Off => None,
@@ -117,7 +143,7 @@ pub(super) fn emit(
             template_removed += 1;
             return true;
         }
-        if hint_or_links(id) {
+        if hint_or_links(id) || teasers(id) {
             return true;
         }
         let Some(inputs) = &inputs else {

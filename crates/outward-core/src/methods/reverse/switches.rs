@@ -10,7 +10,7 @@
 //! which hints hold (`thread`, `weak-hints`, `peers`), then R: the listing guard first; the
 //! title guard only when the listing guard did not fire; the join guard only on an article
 //! (not a listing); the sibling guard last, on the built tree; then emission (`headline`,
-//! `prune`).
+//! `prune`, `teasers`).
 //!
 //! Invariants: [`Guards::default`] is every guard on, and is the method as shipped: its
 //! options key is empty, so a run with every guard on has the config hash (and the output
@@ -52,13 +52,17 @@ pub enum Guard {
     /// `prune`: boilerplate-hinted elements and link lists inside R are left out of the text
     /// (seed 000's rules 1-2; menus only, in a listing).
     Prune,
+    /// `teasers`: a list of three or more cards of one shape, each a linked headline and a
+    /// short summary (other stories), is left out of R's text with its label
+    /// (`teasers.rs`).
+    Teasers,
     /// `headline`: the page's `<h1>` above R is emitted first.
     Headline,
 }
 
 impl Guard {
     /// Every guard, in the order of the precedence above.
-    pub const ALL: [Guard; 12] = [
+    pub const ALL: [Guard; 13] = [
         Guard::Noscript,
         Guard::Hidden,
         Guard::WeakHints,
@@ -70,6 +74,7 @@ impl Guard {
         Guard::Join,
         Guard::Siblings,
         Guard::Prune,
+        Guard::Teasers,
         Guard::Headline,
     ];
 
@@ -87,6 +92,7 @@ impl Guard {
             Guard::Join => "join",
             Guard::Siblings => "siblings",
             Guard::Prune => "prune",
+            Guard::Teasers => "teasers",
             Guard::Headline => "headline",
         }
     }
@@ -115,6 +121,9 @@ impl Guard {
             Guard::Siblings => "a paragraph-level root grows to its run of sibling paragraphs",
             Guard::Prune => {
                 "boilerplate-hinted elements and link lists inside the root are left out"
+            }
+            Guard::Teasers => {
+                "a list of 3+ cards of one shape (linked headline, short summary) is left out"
             }
             Guard::Headline => "the page's <h1> above the root is kept",
         }

@@ -997,7 +997,7 @@ fn the_stage_leaves_roots_of_short_unpunctuated_blocks_alone() {
 }
 
 /// The text of `reverse` with `guards` on `html` fetched from `url`.
-fn text_with(guards: Guards, html: &str, url: &str) -> String {
+pub(in crate::methods::reverse) fn text_with(guards: Guards, html: &str, url: &str) -> String {
     let page = Page::new(html, Some(url));
     Reverse {
         guards,
@@ -1039,7 +1039,7 @@ fn each_guard_turned_off_loses_what_it_is_for() {
         "<html><body><ul class=\"menu\">{menu}</ul><h1>The bridge vote</h1><div class=\"story\">{article}</div><ul>{menu}</ul></body></html>"
     );
     let document = "https://gazette.example/2024/05/the-council-votes-on-the-new-bridge-4711";
-    let cases: [(Guard, String, &str, &str, bool); 12] = [
+    let cases: [(Guard, String, &str, &str, bool); 13] = [
         (
             Guard::Noscript,
             noscript,
@@ -1115,6 +1115,13 @@ fn each_guard_turned_off_loses_what_it_is_for() {
             prune,
             document,
             "More story link number 7",
+            false,
+        ),
+        (
+            Guard::Teasers,
+            super::guards::story_with_cards(4),
+            document,
+            "summary for story 2",
             false,
         ),
         (Guard::Headline, headline, document, "The bridge vote", true),
