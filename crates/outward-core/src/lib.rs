@@ -54,6 +54,13 @@ pub struct ExtractOptions {
 /// times what the most demanding of the 4,866 dev pages asks (between 100k and 200k).
 pub const DEFAULT_MAX_COMPARISONS: u64 = 2_000_000;
 
+/// The revision of what the methods write. Bump it with every change that changes any
+/// method's output on purpose (a new rule, a retrained shipped model): it enters every run's
+/// config hash, so a run resumed by a newer build redoes its inputs instead of mixing the
+/// old build's shards with the new one's (the tool's version alone does not change between
+/// such commits). 1: issue #37's `teasers` guard and the stage model retrained with it.
+pub const EXTRACTION_REVISION: u32 = 1;
+
 impl Default for ExtractOptions {
     fn default() -> Self {
         ExtractOptions {

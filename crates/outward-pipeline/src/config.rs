@@ -290,6 +290,11 @@ impl RunConfig {
     /// Hash of every setting that changes output bytes (not threads, not paths, not options
     /// the method does not read).
     pub fn config_hash(&self) -> String {
+        sha256_hex(&self.config_key(outward_core::EXTRACTION_REVISION))[..16].to_string()
+    }
+
+    /// What [`config_hash`](Self::config_hash) hashes, for extraction revision `revision`.
+    fn config_key(&self, revision: u32) -> String {
         let options = self
             .extractor()
             .map(|m| m.options_key())
@@ -298,15 +303,14 @@ impl RunConfig {
             .output_format()
             .map(|f| f.options_key())
             .unwrap_or_default();
-        let key = format!(
-            "outward {TOOL_VERSION}; method={}; options={options}; format={}; output={}; {output}; max_record_bytes={}; {}; metadata=2",
+        format!(
+            "outward {TOOL_VERSION}; extraction={revision}; method={}; options={options}; format={}; output={}; {output}; max_record_bytes={}; {}; metadata=2",
             self.method,
             self.text_format.name(),
             self.output_format,
             self.max_record_bytes,
             self.filters.key(),
-        );
-        sha256_hex(&key)[..16].to_string()
+        )
     }
 
     pub(crate) fn decode_options(&self) -> DecodeOptions {
@@ -375,6 +379,19 @@ mod tests {
         assert_eq!(a.config_hash(), b.config_hash());
         b.method = "fulltext".into();
         assert_ne!(a.config_hash(), b.config_hash());
+    }
+
+    /// Regression: the `teasers` guard (#37) changed `reverse`'s output and nothing in the
+    /// hash (the tool's version stays 0.1.0 between commits), so a run resumed by the new
+    /// build kept the old build's shards beside its own.
+    #[test]
+    fn config_hash_names_the_extraction_revision() {
+        let config = RunConfig::new(PathBuf::from("o"));
+        let revision = outward_core::EXTRACTION_REVISION;
+        let key = config.config_key(revision);
+        assert!(key.contains(&format!("extraction={revision};")), "{key}");
+        assert_ne!(key, config.config_key(revision - 1));
+        assert_eq!(config.config_hash(), sha256_hex(&key)[..16]);
     }
 
     /// Regression: `reverse` ignores `--similarity`, yet it was in the hash, so changing it
