@@ -65,6 +65,8 @@ pub(super) fn emit(
     // boilerplate and link lists.
     let template_at = |id: u32| read.template.starts_at(tree.node(id).start);
     let peers = read.peers(seed_at);
+    // Mostly link text: a link list (seed 000's rule 2).
+    let mostly_links = |t: &super::scores::Totals| t.weight > 0.0 && t.link > ratio * t.weight;
     let hint_or_links = |id: u32| {
         if !prune_on {
             return false;
@@ -84,25 +86,28 @@ pub(super) fn emit(
         if listing {
             return t.weight > 0.0 && t.menu > ratio * t.weight;
         }
-        t.weight > 0.0 && t.link > ratio * t.weight
+        mostly_links(&t)
     };
     // Lists of cards for other stories, and their labels (not in a listing, nor on a
     // landing page's URL: there the cards are the page).
     let teasers_on = read.on(Guard::Teasers) && !listing && !read.url_kind.landing;
-    let r_weight: f64 = roots
-        .iter()
-        .map(|&id| {
-            let n = tree.node(id);
-            scores.range(n.start, n.end).weight
-        })
-        .sum();
+    let r_weight: f64 = if teasers_on {
+        roots
+            .iter()
+            .map(|&id| {
+                let n = tree.node(id);
+                scores.range(n.start, n.end).weight
+            })
+            .sum()
+    } else {
+        0.0
+    };
     let teaser_list = |id: u32| is_teaser_list(tree, buf, scores, r_weight, id);
     // A list of links (three lines or more: not a byline under a title).
     let link_list = |id: u32| {
         let n = tree.node(id);
-        let t = scores.range(n.start, n.end);
         let (lo, hi) = scores.block_span(n.start, n.end);
-        hi - lo >= LABELLED_LIST_MIN_LINES && t.weight > 0.0 && t.link > ratio * t.weight
+        hi - lo >= LABELLED_LIST_MIN_LINES && mostly_links(&scores.range(n.start, n.end))
     };
     let teasers = |id: u32| {
         teasers_on
