@@ -257,6 +257,10 @@ impl Forest {
         const LANES: usize = 8;
         let width = 1usize << self.depth;
         let mut sum = base;
+        if self.depth == 0 {
+            // Every tree a single leaf (or no tree): no test to walk.
+            return self.leaves.iter().fold(sum, |s, v| s + v);
+        }
         for (tests, leaves) in self
             .tests
             .chunks(LANES * (width - 1))
@@ -664,6 +668,28 @@ mod tests {
         x[2] = 0.1;
         assert_eq!(model.score(&x), 3.0);
         assert!((model.probability(&x) - 0.9526).abs() < 1e-4);
+    }
+
+    /// A model without trees, or whose trees are all single leaves, walks no test: scoring
+    /// one panicked on a chunk size of zero (found by `--favor recall`'s test, whose
+    /// confidence models have no trees).
+    #[test]
+    fn trees_of_leaves_alone_score_their_sum() {
+        let x = [0f32; FEATURES];
+        assert_eq!(
+            StageModel::new(0.4, 1.5, Vec::new()).unwrap().score(&x),
+            1.5
+        );
+        let leaf = |value| TreeNode {
+            feature: LEAF,
+            left: 0,
+            right: 0,
+            value,
+        };
+        let leaves = StageModel::new(0.4, 1.0, vec![vec![leaf(0.5)], vec![leaf(-2.0)]]).unwrap();
+        assert_eq!(leaves.score(&x), -0.5);
+        let fallback = StageModel::default_model();
+        assert!(fallback.probability(&x).is_finite());
     }
 
     #[test]
