@@ -47,8 +47,11 @@ class Extractor:
     ``method``: a name of :func:`methods` (default ``reverse-stage``); ``format``: ``text`` (one
     line per block, the corpus format) or ``markdown``; ``similarity``: the tree-similarity
     threshold of ``paper``; ``model``: a model file written by ``outward train`` for
-    ``svm``, ``template``, ``linenet`` or ``reverse-stage`` instead of the shipped one.
-    Bad options raise ``ValueError``.
+    ``svm``, ``template``, ``linenet`` or ``reverse-stage`` instead of the shipped one;
+    ``favor``: ``balanced`` (default), ``precision`` or ``recall`` (``reverse-stage`` only,
+    as trafilatura's ``favor_precision``/``favor_recall``). Every document of
+    ``reverse-stage`` says in ``metadata["extraction_confidence"]`` the F1 it expects of
+    its text. Bad options raise ``ValueError``.
     """
 
     __slots__ = ("_native",)
@@ -59,9 +62,10 @@ class Extractor:
         format: str = "text",
         similarity: float = 0.8,
         model: Optional[Union[str, os.PathLike]] = None,
+        favor: str = "balanced",
     ) -> None:
         self._native = _outward.Extractor(
-            method, format, similarity, None if model is None else os.fspath(model)
+            method, format, similarity, None if model is None else os.fspath(model), favor
         )
 
     @property
@@ -79,8 +83,10 @@ class Extractor:
 
 
 @lru_cache(maxsize=16)
-def _cached(method: str, format: str, similarity: float, model: Optional[str]) -> Extractor:
-    return Extractor(method, format, similarity, model)
+def _cached(
+    method: str, format: str, similarity: float, model: Optional[str], favor: str
+) -> Extractor:
+    return Extractor(method, format, similarity, model, favor)
 
 
 def extract(
@@ -90,11 +96,14 @@ def extract(
     format: str = "text",
     similarity: float = 0.8,
     model: Optional[Union[str, os.PathLike]] = None,
+    favor: str = "balanced",
 ) -> Dict[str, Any]:
     """The document of one page: ``text``, ``title``, ``nodes_parsed``, ``nodes_total``,
     ``charset``, ``language`` and the full ``metadata`` (see :meth:`Extractor.extract`).
     The method is built once per set of options and reused."""
-    extractor = _cached(method, format, similarity, None if model is None else os.fspath(model))
+    extractor = _cached(
+        method, format, similarity, None if model is None else os.fspath(model), favor
+    )
     return extractor.extract(html, url)
 
 
@@ -110,7 +119,7 @@ def process_warc(
     Options are ``outward run``'s flags: ``method``, ``format``, ``output_format``,
     ``threads`` (0: every core), ``zstd_level``, ``max_record_bytes``, ``max_nodes``,
     ``max_depth``, ``max_work``, ``max_comparisons``, ``min_chars``, ``lang`` (``"en,de"`` or a list), ``force``, ``retries``,
-    ``similarity``, ``model``, ``site_memory``, ``sites``, ``sites_update``,
+    ``similarity``, ``model``, ``favor``, ``site_memory``, ``sites``, ``sites_update``,
     ``site_min_pages``, ``site_memory_mib`` (what site memory may hold, as ``--site-memory-mib``).
 
     Returns ``input``, ``status`` (``complete``, ``partial`` or ``unchanged``), ``output``

@@ -65,7 +65,9 @@ class OutwardExtractor(BaseExtractor):
         metadata: add outward's metadata (title, language, dates, author, nodes parsed, …)
             to each document's metadata, as the Dolma output has it.
         sandbox: extract in DataTrove's child process (as its other extractors do).
-        **options: outward method options (``similarity``, ``model``).
+        **options: outward method options (``similarity``, ``model``, ``favor``:
+            ``precision`` for FineWeb-style builders who would rather lose a paragraph
+            than keep a menu).
     """
 
     name = "🡸 outward"
@@ -204,6 +206,7 @@ class OutwardWarcReader(BaseDiskReader):
             options.get("format", "text"),
             options.get("similarity", 0.8),
             options.get("model"),
+            options.get("favor", "balanced"),
         )
 
     @contextmanager

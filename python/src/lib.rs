@@ -34,9 +34,16 @@ struct Extractor {
 #[pymethods]
 impl Extractor {
     #[new]
-    #[pyo3(signature = (method = "reverse-stage", format = "text", similarity = 0.8, model = None))]
-    fn new(method: &str, format: &str, similarity: f64, model: Option<PathBuf>) -> PyResult<Self> {
-        let options = extract_options(method, similarity, model.as_ref())?;
+    #[pyo3(signature = (method = "reverse-stage", format = "text", similarity = 0.8, model = None, favor = "balanced"))]
+    fn new(
+        method: &str,
+        format: &str,
+        similarity: f64,
+        model: Option<PathBuf>,
+        favor: &str,
+    ) -> PyResult<Self> {
+        let mut options = extract_options(method, similarity, model.as_ref())?;
+        options.favor = pipeline::favor_option(method, favor).map_err(value_error)?;
         let inner = methods::build(method, &options).map_err(value_error)?;
         Ok(Extractor {
             inner,
@@ -159,6 +166,7 @@ const RUN_OPTIONS: &[&str] = &[
     "force",
     "similarity",
     "model",
+    "favor",
     "site_memory",
     "sites",
     "sites_update",
@@ -209,6 +217,10 @@ fn run_config(
     config.extract = extract_options(&config.method, similarity, model.as_ref())?;
     if let Some(n) = get::<u64>(options, "max_comparisons")? {
         config.extract.max_comparisons = n.max(1);
+    }
+    if let Some(favor) = get::<String>(options, "favor")? {
+        config.extract.favor =
+            pipeline::favor_option(&config.method, &favor).map_err(value_error)?;
     }
     if let Some(format) = get::<String>(options, "format")? {
         config.text_format = text_format(&format)?;

@@ -270,6 +270,19 @@ pub struct MethodArgs {
     /// what it does; repeatable or comma-separated. reverse and reverse-stage only.
     #[arg(long, value_name = "GUARD", value_delimiter = ',', value_parser = guard_parser())]
     pub without: Vec<String>,
+    /// Lean to precision or to recall (trafilatura's favor_precision / favor_recall): the
+    /// F-measure reverse-stage's learned stage maximises. reverse-stage only.
+    #[arg(long, value_parser = favor_parser(), default_value = "balanced")]
+    pub favor: String,
+}
+
+/// A `--favor` value, listed with a line each.
+pub fn favor_parser() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(
+        outward_core::Favor::ALL
+            .iter()
+            .map(|f| clap::builder::PossibleValue::new(f.name()).help(f.summary())),
+    )
 }
 
 /// A guard name of `reverse`, listed with a line each.
@@ -323,6 +336,10 @@ impl MethodArgs {
                 ExitCode::from(2)
             })?;
         }
+        options.favor = outward::favor_option(&self.method, &self.favor).map_err(|e| {
+            eprintln!("error: --{e}");
+            ExitCode::from(2)
+        })?;
         Ok(options)
     }
 }

@@ -4,7 +4,6 @@
 
 use super::args::TrainArgs;
 use super::eval::{labelled_inputs, truth_for};
-use outward_core::methods::reverse::Guards;
 use outward_learn::model::Samples;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -42,7 +41,7 @@ pub fn train(args: TrainArgs) -> ExitCode {
         &inputs,
         &empty,
         &pool,
-        Guards::default(),
+        &outward_core::ExtractOptions::default(),
         |name, pages, s| {
             eprintln!("{name}: {pages} pages, {} labelled {}", s.len(), s.unit());
             read = start.elapsed().as_secs_f64();

@@ -8,7 +8,8 @@
 //!   `--site-memory` and `outward sites`.
 //! - [`train`], [`linenet`], [`stage`]: trained methods (`outward train`, `--model`, LODO).
 //! - [`fixtures`]: the committed fixtures are what the test kit builds; [`without`]:
-//!   `--without GUARD`, `reverse`'s rules switched off.
+//!   `--without GUARD`, `reverse`'s rules switched off; [`favor`]: `--favor` and the
+//!   extraction confidence.
 //! - On the dev data of `../shared` (skipped when absent, failed where CI sets
 //!   `OUTWARD_REQUIRE_DEV=1`): [`eval_bar`] (accuracy floors and misses), [`realworld`] (real
 //!   pages read by a person), [`work_linear`] (the work bound on every dev page).
@@ -20,6 +21,7 @@ mod common;
 mod arc;
 mod eval_bar;
 mod extract;
+mod favor;
 mod fixtures;
 mod linenet;
 mod metadata;

@@ -12,6 +12,7 @@
 //! Invariants: never panics, never recurses on input depth, runs in time linear-ish in the
 //! input; `stats.nodes_parsed <= stats.nodes_total` for partial methods.
 
+mod favor;
 pub mod html;
 pub mod meta;
 pub mod methods;
@@ -19,6 +20,7 @@ mod page;
 pub mod site;
 pub mod text;
 
+pub use favor::Favor;
 pub use meta::PageMeta;
 pub use methods::{Fulltext, Paper, Reverse};
 pub use page::{Page, host_of};
@@ -40,6 +42,9 @@ pub struct ExtractOptions {
     /// The model `reverse-stage` applies instead of its shipped one (`--model PATH`, read by
     /// the caller). Only `reverse-stage` reads it.
     pub stage_model: Option<std::sync::Arc<methods::stage::StageModel>>,
+    /// The confidence model `reverse-stage` applies instead of its shipped one (leave one
+    /// dataset out fits one per held-out set). Only `reverse-stage` reads it.
+    pub confidence_model: Option<std::sync::Arc<methods::confidence::ConfidenceModel>>,
     /// A page's budget of child-pair evaluations for the tree similarity (`paper`'s climb):
     /// when it runs out the climb stops where it is and the extraction is marked
     /// [`ExtractStats::degraded`]. Bounds the work of a page of many wide, deep, similar
@@ -48,6 +53,9 @@ pub struct ExtractOptions {
     /// `reverse`'s guards (`--without NAME` turns one off). Only `reverse` and
     /// `reverse-stage` read them.
     pub guards: methods::reverse::Guards,
+    /// Which side of the precision/recall trade to lean to (`--favor`). Only
+    /// `reverse-stage` reads it.
+    pub favor: Favor,
 }
 
 /// [`ExtractOptions::max_comparisons`] unless set: about 0.2 s of comparisons at most, ten
@@ -58,8 +66,9 @@ pub const DEFAULT_MAX_COMPARISONS: u64 = 2_000_000;
 /// method's output on purpose (a new rule, a retrained shipped model): it enters every run's
 /// config hash, so a run resumed by a newer build redoes its inputs instead of mixing the
 /// old build's shards with the new one's (the tool's version alone does not change between
-/// such commits). 1: issue #37's `teasers` guard and the stage model retrained with it.
-pub const EXTRACTION_REVISION: u32 = 1;
+/// such commits). 1: issue #37's `teasers` guard and the stage model retrained with it;
+/// 2: `reverse-stage`'s `extraction_confidence` in every document.
+pub const EXTRACTION_REVISION: u32 = 2;
 
 impl Default for ExtractOptions {
     fn default() -> Self {
@@ -68,8 +77,10 @@ impl Default for ExtractOptions {
             svm_model: None,
             linenet_model: None,
             stage_model: None,
+            confidence_model: None,
             max_comparisons: DEFAULT_MAX_COMPARISONS,
             guards: methods::reverse::Guards::ALL_ON,
+            favor: Favor::Balanced,
         }
     }
 }
@@ -92,7 +103,7 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 /// Counters a method reports about the work it did.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct ExtractStats {
     /// Nodes (elements + text) built by the method's parse.
     pub nodes_parsed: u64,
@@ -116,6 +127,9 @@ pub struct ExtractStats {
     /// A work budget ran out ([`ExtractOptions::max_comparisons`]): the result is what the
     /// method had when it stopped.
     pub degraded: bool,
+    /// The F1 the method expects of this page's text, 0..1 (`reverse-stage`: see
+    /// [`methods::confidence`]); `None` for methods that do not say.
+    pub confidence: Option<f32>,
 }
 
 impl ExtractStats {
@@ -131,12 +145,13 @@ impl ExtractStats {
             similarity_pairs: 0,
             work: page.visible().buf.len() as u64 + nodes,
             degraded: false,
+            confidence: None,
         }
     }
 }
 
 /// The result of extracting one page.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Extraction {
     /// The main content in page order: lines of text (whitespace normalised, entities
     /// decoded), each with the kind of element it sits in. Rendered by `text::render`.

@@ -12,6 +12,7 @@
 //! Invariants: deterministic (a fixed seed for every sample drawn, no hash-order
 //! dependence: the same samples in the same order give the same model bytes).
 
+pub mod confidence;
 pub mod gbdt;
 pub mod model;
 pub mod net;
@@ -24,8 +25,10 @@ use outward_core::Page;
 use outward_core::methods::svm::{FEATURES, page_blocks};
 use outward_eval::{for_each_token, normalize};
 
-/// Methods `outward train` and `outward eval --lodo` can train.
-pub const TRAINABLE: &[&str] = &["svm", "linenet", "reverse-stage"];
+/// Models `outward train` can train: the learned methods' (`outward eval --lodo` trains
+/// them too) and `confidence`, `reverse-stage`'s confidence (which `eval --lodo` fits with
+/// `reverse-stage`'s model).
+pub const TRAINABLE: &[&str] = &["svm", "linenet", "reverse-stage", "confidence"];
 
 /// One page's truth text as a bag of tokens.
 #[derive(Debug, Clone, Default)]

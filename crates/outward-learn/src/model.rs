@@ -4,11 +4,14 @@
 
 use std::sync::Arc;
 
+use outward_core::ExtractOptions;
 use outward_core::Page;
+use outward_core::methods::confidence::SIGNAL_NAMES;
 use outward_core::methods::models::Model;
-use outward_core::methods::reverse::Guards;
+use outward_core::methods::reverse::Reverse;
 use outward_core::methods::stage::FEATURE_NAMES;
 
+use crate::confidence::{ConfidenceSample, page_confidence_sample};
 use crate::gbdt::{GbdtParams, StageSample, page_stage_samples};
 use crate::net::{LineSample, NetParams, page_line_samples};
 use crate::svm::SvmParams;
@@ -23,6 +26,8 @@ pub enum Samples {
     Linenet(Vec<LineSample>),
     /// `reverse-stage`'s candidate elements.
     Stage(Vec<StageSample>),
+    /// `reverse-stage`'s pages, for its confidence.
+    Confidence(Vec<ConfidenceSample>),
 }
 
 impl Samples {
@@ -32,18 +37,30 @@ impl Samples {
             "svm" => Some(Samples::Svm(Vec::new())),
             "linenet" => Some(Samples::Linenet(Vec::new())),
             "reverse-stage" => Some(Samples::Stage(Vec::new())),
+            "confidence" => Some(Samples::Confidence(Vec::new())),
             _ => None,
         }
     }
 
-    /// The samples of `page` for the same kind as `self` (empty).
-    /// `guards`: those of the `reverse` whose candidates the stage's samples are (the other
-    /// kinds do not read them).
-    pub fn of_page(&self, page: &Page, truth: &TruthBag, guards: Guards) -> Samples {
+    /// The samples of `page` for the same kind as `self` (empty). `options`: the guards of
+    /// the `reverse` whose candidates the stage's samples are, and the stage model (`None`:
+    /// the shipped one) of the `reverse-stage` whose pages the confidence's samples are (the
+    /// other kinds read neither).
+    pub fn of_page(&self, page: &Page, truth: &TruthBag, options: &ExtractOptions) -> Samples {
         match self {
             Samples::Svm(_) => Samples::Svm(page_samples(page, truth)),
             Samples::Linenet(_) => Samples::Linenet(page_line_samples(page, truth)),
-            Samples::Stage(_) => Samples::Stage(page_stage_samples(page, truth, guards)),
+            Samples::Stage(_) => Samples::Stage(page_stage_samples(page, truth, options.guards)),
+            Samples::Confidence(_) => Samples::Confidence(
+                page_confidence_sample(
+                    page,
+                    truth,
+                    &Reverse::with_stage(options),
+                    options.stage_model.clone(),
+                )
+                .into_iter()
+                .collect(),
+            ),
         }
     }
 
@@ -53,6 +70,7 @@ impl Samples {
             (Samples::Svm(a), Samples::Svm(b)) => a.extend_from_slice(b),
             (Samples::Linenet(a), Samples::Linenet(b)) => a.extend_from_slice(b),
             (Samples::Stage(a), Samples::Stage(b)) => a.extend_from_slice(b),
+            (Samples::Confidence(a), Samples::Confidence(b)) => a.extend_from_slice(b),
             _ => {}
         }
     }
@@ -62,6 +80,7 @@ impl Samples {
             Samples::Svm(s) => s.len(),
             Samples::Linenet(s) => s.len(),
             Samples::Stage(s) => s.len(),
+            Samples::Confidence(s) => s.len(),
         }
     }
 
@@ -75,6 +94,7 @@ impl Samples {
             Samples::Svm(_) => "blocks",
             Samples::Linenet(_) => "lines",
             Samples::Stage(_) => "elements",
+            Samples::Confidence(_) => "pages",
         }
     }
 }
@@ -159,6 +179,30 @@ pub fn train(samples: &Samples) -> Result<(Model, String), String> {
                 top.join(", ")
             );
             Ok((Model::Stage(Arc::new(model)), line))
+        }
+        Samples::Confidence(s) => {
+            let (model, r) = crate::confidence::fit(s).map_err(|e| e.to_string())?;
+            let params = crate::confidence::confidence_params();
+            let mut by_importance: Vec<(usize, f64)> =
+                r.importance.iter().copied().enumerate().collect();
+            by_importance.sort_by(|a, b| b.1.total_cmp(&a.1));
+            let top: Vec<String> = by_importance
+                .iter()
+                .take(6)
+                .map(|&(j, v)| format!("{} {v:.3}", SIGNAL_NAMES[j]))
+                .collect();
+            let line = format!(
+                "{} pages (mean F1 {:.4}); {} trees of depth {}, cross-entropy with the F1 {:.4} -> {:.4}; Spearman with the F1 on the training pages {:.4}; importance: {}",
+                r.pages,
+                r.mean_f1,
+                params.trees,
+                params.depth,
+                r.loss_before,
+                r.loss_after,
+                r.rank_correlation,
+                top.join(", ")
+            );
+            Ok((Model::Confidence(Arc::new(model)), line))
         }
     }
 }

@@ -82,6 +82,11 @@ pub struct Metadata {
     /// text is what the method had when it stopped. Absent when none did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub degraded: Option<&'static str>,
+    /// The F1 the method expects of this page's text, 0..1, to three decimals
+    /// (`reverse-stage`; calibrated leave-one-dataset-out): drop or re-extract the pages it
+    /// doubts. Absent for methods that do not say.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extraction_confidence: Option<f64>,
 }
 
 /// Where a document came from (everything but the extraction itself).
@@ -162,6 +167,10 @@ impl Document {
                 nodes_parsed: extraction.stats.nodes_parsed,
                 nodes_total: extraction.stats.nodes_total,
                 degraded: extraction.stats.degraded.then_some("max_comparisons"),
+                extraction_confidence: extraction
+                    .stats
+                    .confidence
+                    .map(|c| (f64::from(c) * 1000.0).round() / 1000.0),
             },
             text,
         }
@@ -219,6 +228,7 @@ pub(crate) mod tests {
                 nodes_parsed: 3,
                 nodes_total: 9,
                 degraded: None,
+                extraction_confidence: None,
             },
             text,
         }
@@ -258,6 +268,7 @@ pub(crate) mod tests {
                 nodes_parsed: 3,
                 nodes_total: 9,
                 degraded: None,
+                extraction_confidence: None,
             },
         };
         let mut out = Vec::new();

@@ -12,7 +12,7 @@ use outward_core::html::clean::Cleaned;
 use outward_core::methods::models::{Model, model_of};
 use outward_core::methods::{self, UnknownMethod};
 use outward_core::site::DEFAULT_MIN_PAGES;
-use outward_core::{ExtractOptions, Extractor, Format};
+use outward_core::{ExtractOptions, Extractor, Favor, Format};
 use outward_output::atomic::sha256_hex;
 use outward_output::document::Document;
 use outward_output::format::{self as output_format, OutputFormat, OutputOptions, UnknownFormat};
@@ -186,6 +186,22 @@ pub fn method_options(
         read_model(method, path)?.apply(&mut options);
     }
     Ok(options)
+}
+
+/// The `--favor` value called `name` for `method`: an unknown name, or a side other than
+/// balanced for a method without a learned stage to weigh, is an error.
+pub fn favor_option(method: &str, name: &str) -> Result<Favor, String> {
+    let favor = Favor::parse(name).ok_or_else(|| {
+        let names: Vec<&str> = Favor::ALL.iter().map(|f| f.name()).collect();
+        format!("unknown favor {name:?} ({})", names.join(", "))
+    })?;
+    if favor != Favor::Balanced && !methods::FAVORED.contains(&method) {
+        return Err(format!(
+            "favor weighs the learned stage of {}; method {method} has none",
+            methods::FAVORED.join(" and ")
+        ));
+    }
+    Ok(favor)
 }
 
 /// Reads the model file at `path` for `method`.

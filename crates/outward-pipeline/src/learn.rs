@@ -9,9 +9,8 @@
 use crate::config::RunConfig;
 use crate::events::{Progress, Reporter};
 use crate::run::extract_texts;
-use outward_core::Page;
 use outward_core::methods::models::Model;
-use outward_core::methods::reverse::Guards;
+use outward_core::{ExtractOptions, Page};
 use outward_eval::{DatasetReport, TruthSet};
 use outward_learn::TruthBag;
 use outward_learn::model::Samples;
@@ -28,14 +27,15 @@ use std::time::Instant;
 const SAMPLE_BATCH: usize = 64;
 
 /// The labelled samples (of `empty`'s kind) of the pages of `input` that `truth` scores by
-/// bag of tokens, joined on WARC-Record-ID, in file order, with `guards` (`reverse-stage`'s
-/// candidates are those `reverse` with these guards leaves); and how many pages gave them.
+/// bag of tokens, joined on WARC-Record-ID, in file order, with `options` (`reverse-stage`'s
+/// candidates are those `reverse` with its guards leaves; the confidence's pages are
+/// extracted with its stage model); and how many pages gave them.
 pub fn load_samples(
     input: &Path,
     truth: &TruthSet,
     pool: &rayon::ThreadPool,
     empty: &Samples,
-    guards: Guards,
+    options: &ExtractOptions,
 ) -> Result<(Samples, usize), String> {
     let by_id: HashMap<&str, &str> = truth
         .records
@@ -45,18 +45,18 @@ pub fn load_samples(
         .collect();
     let reader = WarcReader::open(input, ReaderOptions::default())
         .map_err(|e| format!("{}: {e}", input.display()))?;
-    let options = DecodeOptions::default();
+    let decoding = DecodeOptions::default();
     let label = |page: &RawPage| {
         let truth = by_id.get(page.record_id.as_str())?;
         let decoded = decode::decode_body(
             &page.http_headers,
             page.content_type.as_deref(),
             &page.body,
-            &options,
+            &decoding,
         )
         .ok()?;
         let analysed = Page::new(&decoded.html, page.target_uri.as_deref());
-        Some(empty.of_page(&analysed, &TruthBag::new(truth), guards))
+        Some(empty.of_page(&analysed, &TruthBag::new(truth), options))
     };
     let (mut samples, mut pages) = (empty.clone(), 0usize);
     let mut batch = Vec::new();
@@ -95,12 +95,12 @@ pub fn train(
     inputs: &[LabelledInput],
     empty: &Samples,
     pool: &rayon::ThreadPool,
-    guards: Guards,
+    options: &ExtractOptions,
     mut on_input: impl FnMut(&str, usize, &Samples),
 ) -> Result<(Model, String), String> {
     let mut samples = empty.clone();
     for labelled in inputs {
-        let (s, pages) = load_samples(&labelled.input, &labelled.truth, pool, empty, guards)?;
+        let (s, pages) = load_samples(&labelled.input, &labelled.truth, pool, empty, options)?;
         on_input(&labelled.truth.name, pages, &s);
         samples.extend(&s);
     }
@@ -131,6 +131,18 @@ pub struct Lodo {
     pub complete: bool,
     /// The inputs that could not be read, with why (they have no report).
     pub failed: Vec<(PathBuf, String)>,
+    /// `reverse-stage`: every held-out page's confidence (from a confidence model fitted on
+    /// the other sets' pages as that set's stage model extracts them), recall and F1, in
+    /// report order; empty for the other kinds.
+    pub confidence: Vec<PageConfidence>,
+}
+
+/// One held-out page's confidence and scores (leave one dataset out).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PageConfidence {
+    pub confidence: f64,
+    pub recall: f64,
+    pub f1: f64,
 }
 
 /// Leave one dataset out: for each bag-scored input of `inputs` (snippet-scored ones are
@@ -159,7 +171,7 @@ pub fn lodo(
             &labelled.truth,
             pool,
             empty,
-            config.extract.guards,
+            &config.extract,
         )?;
         sets.push((labelled, samples));
     }
@@ -168,6 +180,7 @@ pub fn lodo(
     }
     let progress = Progress::default();
     let (mut reports, mut complete, mut failed) = (Vec::new(), true, Vec::new());
+    let mut confidence = Vec::new();
     for (held, (labelled, _)) in sets.iter().enumerate() {
         let start = Instant::now();
         let mut others = empty.clone();
@@ -178,6 +191,25 @@ pub fn lodo(
             .map_err(|e| format!("training without {}: {e}", labelled.truth.name))?;
         let mut config = config.clone();
         model.apply(&mut config.extract);
+        let mut line = line;
+        if matches!(empty, Samples::Stage(_)) {
+            // The confidence, fitted on the other sets' pages as this stage extracts them.
+            let no_pages = Samples::Confidence(Vec::new());
+            let mut pages = no_pages.clone();
+            for (_, (other, _)) in sets.iter().enumerate().filter(|(i, _)| *i != held) {
+                let (s, _) =
+                    load_samples(&other.input, &other.truth, pool, &no_pages, &config.extract)?;
+                pages.extend(&s);
+            }
+            let (fitted, fit_line) = outward_learn::model::train(&pages).map_err(|e| {
+                format!(
+                    "fitting the confidence without {}: {e}",
+                    labelled.truth.name
+                )
+            })?;
+            fitted.apply(&mut config.extract);
+            line = format!("{line}; confidence: {fit_line}");
+        }
         let texts = match extract_texts(&labelled.input, &config, pool, &progress, reporter) {
             Ok((texts, result)) => {
                 complete &= result.status == FileStatus::Complete;
@@ -189,14 +221,33 @@ pub fn lodo(
                 continue;
             }
         };
+        let confidence_of: HashMap<String, f64> = texts
+            .iter()
+            .filter_map(|t| Some((t.id.clone(), t.confidence?)))
+            .collect();
         let predictions: HashMap<String, String> =
             texts.into_iter().map(|t| (t.id, t.text)).collect();
         on_held_out(&labelled.truth.name, start.elapsed().as_secs_f64(), &line);
-        reports.push(outward_eval::score(&labelled.truth, &predictions));
+        let report = outward_eval::score(&labelled.truth, &predictions);
+        if !confidence_of.is_empty() {
+            for doc in report.docs.iter().filter(|d| !d.truth_empty) {
+                let (_, recall, f1) = doc.prf();
+                confidence.push(PageConfidence {
+                    confidence: confidence_of
+                        .get(&doc.warc_record_id)
+                        .copied()
+                        .unwrap_or(0.0),
+                    recall,
+                    f1,
+                });
+            }
+        }
+        reports.push(report);
     }
     Ok(Lodo {
         reports,
         complete,
         failed,
+        confidence,
     })
 }

@@ -41,13 +41,15 @@ impl DocSink for Box<dyn ShardWrite> {
 }
 
 /// A document's id (its WARC-Record-ID), text, and what `outward eval --worst` shows of it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ExtractedText {
     pub id: String,
     pub text: String,
     pub url: Option<String>,
     pub nodes_parsed: u64,
     pub nodes_total: u64,
+    /// `metadata.extraction_confidence`.
+    pub confidence: Option<f64>,
 }
 
 /// Collects the documents' ids and texts (for `outward eval`).
@@ -64,6 +66,7 @@ impl DocSink for TextCollector {
             url: doc.metadata.url,
             nodes_parsed: doc.metadata.nodes_parsed,
             nodes_total: doc.metadata.nodes_total,
+            confidence: doc.metadata.extraction_confidence,
         });
         Ok(())
     }

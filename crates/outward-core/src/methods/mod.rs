@@ -10,6 +10,7 @@
 //! the config hash); [`REGISTRY`] lists the default method first.
 
 pub mod cluster;
+pub mod confidence;
 pub mod fulltext;
 pub mod layout;
 pub mod linenet;
@@ -102,6 +103,9 @@ pub const DEFAULT: &str = "reverse-stage";
 /// The methods that read `reverse`'s guards ([`ExtractOptions::guards`]).
 pub const GUARDED: [&str; 2] = ["reverse", "reverse-stage"];
 
+/// The methods that read [`ExtractOptions::favor`].
+pub const FAVORED: [&str; 1] = ["reverse-stage"];
+
 /// The registry entry called `name`.
 pub fn find(name: &str) -> Option<&'static MethodInfo> {
     REGISTRY.iter().find(|m| m.name == name)
@@ -189,6 +193,20 @@ mod tests {
         ] {
             let key = |o| build(name, o).unwrap().options_key();
             assert_eq!(key(&a), key(&without), "{name} does not read the guards");
+        }
+        // Only reverse-stage reads --favor (FAVORED), and balanced is the shipped key.
+        let precision = ExtractOptions {
+            favor: crate::Favor::Precision,
+            ..ExtractOptions::default()
+        };
+        for info in REGISTRY {
+            let key = |o| info.build(o).options_key();
+            assert_eq!(
+                key(&a) != key(&precision),
+                FAVORED.contains(&info.name),
+                "{}",
+                info.name
+            );
         }
     }
 }

@@ -6,6 +6,7 @@
 //! Invariants: `Model::from_bytes(kind, m.to_bytes())` gives `m` back; bytes of another
 //! kind or damaged bytes are an error, never a panic.
 
+use super::confidence::ConfidenceModel;
 use super::linenet::LineNetModel;
 use super::stage::StageModel;
 use super::svm::SvmModel;
@@ -29,6 +30,8 @@ pub enum Model {
     Svm(Arc<SvmModel>),
     Linenet(Arc<LineNetModel>),
     Stage(Arc<StageModel>),
+    /// `reverse-stage`'s confidence.
+    Confidence(Arc<ConfidenceModel>),
 }
 
 impl Model {
@@ -44,6 +47,9 @@ impl Model {
             "reverse-stage" => StageModel::from_bytes(bytes)
                 .map(|m| Model::Stage(Arc::new(m)))
                 .map_err(|e| e.to_string()),
+            "confidence" => ConfidenceModel::from_bytes(bytes)
+                .map(|m| Model::Confidence(Arc::new(m)))
+                .map_err(|e| e.to_string()),
             _ => Err(format!("{kind} has no model")),
         }
     }
@@ -53,6 +59,7 @@ impl Model {
             Model::Svm(m) => m.to_bytes(),
             Model::Linenet(m) => m.to_bytes(),
             Model::Stage(m) => m.to_bytes(),
+            Model::Confidence(m) => m.to_bytes(),
         }
     }
 
@@ -61,6 +68,7 @@ impl Model {
             Model::Svm(m) => m.digest(),
             Model::Linenet(m) => m.digest(),
             Model::Stage(m) => m.digest(),
+            Model::Confidence(m) => m.digest(),
         }
     }
 
@@ -70,6 +78,7 @@ impl Model {
             Model::Svm(m) => options.svm_model = Some(m),
             Model::Linenet(m) => options.linenet_model = Some(m),
             Model::Stage(m) => options.stage_model = Some(m),
+            Model::Confidence(m) => options.confidence_model = Some(m),
         }
     }
 }

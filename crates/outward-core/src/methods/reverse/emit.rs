@@ -12,7 +12,7 @@ use super::guards::{LABELLED_LIST_MIN_LINES, is_label_of, is_teaser_list};
 use super::read::PageRead;
 use super::scores::{BlockScores, LINK_LIST_RATIO};
 use super::stage_inputs::{
-    PageCut, STAGE_BUDGET, STAGE_MAX_UNPUNCTUATED, StageCandidate, StageMode, StagePage,
+    PageCut, STAGE_MAX_UNPUNCTUATED, StageCandidate, StageMode, StagePage, stage_budget,
 };
 use super::switches::Guard;
 use crate::Blocks;
@@ -28,6 +28,18 @@ pub(super) struct Emitted {
     pub(super) template_removed: u32,
     /// Elements the learned stage pruned.
     pub(super) stage_pruned: u32,
+    /// What the learned stage saw of R (`None` with the stage off).
+    pub(super) stage_view: Option<StageView>,
+}
+
+/// What the learned stage saw of R: the confidence's signals.
+pub(super) struct StageView {
+    /// Share of R's text in blocks without sentence punctuation.
+    pub(super) r_unpunctuated_share: f64,
+    /// The share of R's text the model expects to be main text (`None`: R not judged).
+    pub(super) expected_main_share: Option<f32>,
+    /// Share of R's text the stage pruned.
+    pub(super) pruned_share: f32,
 }
 
 /// What is emitted: `roots` (R, or R's run of siblings) of the built `tree`, R being `r`,
@@ -118,19 +130,21 @@ pub(super) fn emit(
     };
     let rules_prune = |id: u32| template_at(id) || hint_or_links(id) || teasers(id);
     // The stage judges roots of running prose only (see `STAGE_MAX_UNPUNCTUATED`).
-    let inputs = match mode {
+    let page_inputs = match mode {
         StageMode::Off => None,
         _ => Some(StagePage::new(
             cleaned, tree, scores, region.r, seed_at, listing,
-        ))
-        .filter(|i| i.r_unpunct <= STAGE_MAX_UNPUNCTUATED),
+        )),
     };
+    let r_unpunctuated_share = page_inputs.as_ref().map(|i| i.r_unpunct);
+    let inputs = page_inputs.filter(|i| i.r_unpunct <= STAGE_MAX_UNPUNCTUATED);
     // The stage's cut for this page, and each candidate's probability (see `PageCut`).
     let page_cut = match (&mode, &inputs) {
-        (StageMode::Apply(model), Some(inputs)) => Some(PageCut::new(
+        (StageMode::Apply(model, favor), Some(inputs)) => Some(PageCut::new(
             tree,
             roots,
             model,
+            *favor,
             inputs,
             |id| prunable(id) && rules_prune(id),
             |id| prunable(id) && inputs.judges(id),
@@ -158,12 +172,12 @@ pub(super) fn emit(
             return false;
         }
         match &mode {
-            StageMode::Apply(model) => {
+            StageMode::Apply(model, favor) => {
                 let share = inputs.share_of_r(id);
                 let prunes = page_cut
                     .as_ref()
                     .is_some_and(|cut| cut.prunes(id, || model.probability(&inputs.features(id))));
-                if pruned_share + share > STAGE_BUDGET || !prunes {
+                if pruned_share + share > stage_budget(*favor) || !prunes {
                     return false;
                 }
                 pruned_share += share;
@@ -203,9 +217,15 @@ pub(super) fn emit(
             });
         }
     }
+    let stage_view = r_unpunctuated_share.map(|r_unpunctuated_share| StageView {
+        r_unpunctuated_share,
+        expected_main_share: page_cut.as_ref().map(|c| c.expected),
+        pruned_share,
+    });
     Emitted {
         blocks: sink.finish(),
         template_removed,
         stage_pruned,
+        stage_view,
     }
 }

@@ -53,9 +53,13 @@ pub use stage_inputs::StageCandidate;
 pub use switches::{Guard, Guards, UnknownGuard};
 
 use crate::html::partial::PartialParse;
+use crate::methods::Fulltext;
+use crate::methods::confidence::{ConfidenceModel, Signals, punctuation_per_100, title_in_output};
 use crate::methods::stage::StageModel;
 use crate::text::page_title::page_title;
-use crate::{Blocks, ExtractOptions, ExtractStats, Extraction, Extractor, Page, SiteContext};
+use crate::{
+    Blocks, ExtractOptions, ExtractStats, Extraction, Extractor, Favor, Page, SiteContext,
+};
 use climb::Climb;
 use emit::{Region, emit};
 use guards::{
@@ -68,12 +72,21 @@ use seeds::{Root, Seeding};
 use stage_inputs::StageMode;
 use std::sync::Arc;
 
+/// `--favor recall`: a page whose confidence (the F1 the model expects of its text) is
+/// under this, a page the model expects to be missed (recall under one half is a miss),
+/// gives all its visible text (`fulltext`) instead of its root's.
+pub const RECALL_FALLBACK_BELOW: f32 = 0.5;
+
 /// The `reverse` method (and `reverse-stage`, with a model).
 pub struct Reverse {
     /// Which guards are on (all, as shipped).
     pub guards: Guards,
     /// The learned stage's model (`reverse-stage`); `None`: the rules alone (`reverse`).
     pub stage: Option<Arc<StageModel>>,
+    /// The F-measure the learned stage maximises (`--favor`); the rules alone do not read it.
+    pub favor: Favor,
+    /// How sure the method is of a page ([`ConfidenceModel`]); with the learned stage only.
+    pub confidence: Option<Arc<ConfidenceModel>>,
 }
 
 impl Default for Reverse {
@@ -81,6 +94,8 @@ impl Default for Reverse {
         Reverse {
             guards: Guards::ALL_ON,
             stage: None,
+            favor: Favor::Balanced,
+            confidence: None,
         }
     }
 }
@@ -90,7 +105,7 @@ impl Reverse {
     pub fn new(options: &ExtractOptions) -> Reverse {
         Reverse {
             guards: options.guards,
-            stage: None,
+            ..Reverse::default()
         }
     }
 
@@ -103,6 +118,11 @@ impl Reverse {
         Reverse {
             guards: options.guards,
             stage: Some(model),
+            favor: options.favor,
+            confidence: Some(match &options.confidence_model {
+                Some(m) => m.clone(),
+                None => Arc::new(ConfidenceModel::default_model()),
+            }),
         }
     }
 
@@ -115,8 +135,23 @@ impl Reverse {
         site: &SiteContext,
     ) -> (Extraction, Vec<StageCandidate>) {
         let mut out = Vec::new();
-        let extraction = self.run(page, site, StageMode::Collect(&mut out));
+        let (extraction, _) = self.run(page, site, StageMode::Collect(&mut out));
         (extraction, out)
+    }
+
+    /// The page's extraction with the learned stage (the shipped model unless `self.stage`
+    /// holds one) and the signals of its confidence (`None` when the page gave no root):
+    /// the training samples of the confidence model.
+    pub fn confidence_signals(
+        &self,
+        page: &Page,
+        site: &SiteContext,
+    ) -> (Extraction, Option<Signals>) {
+        let model = match &self.stage {
+            Some(m) => m.clone(),
+            None => Arc::new(StageModel::default_model()),
+        };
+        self.run(page, site, StageMode::Apply(&model, self.favor))
     }
 }
 
@@ -131,27 +166,55 @@ impl Extractor for Reverse {
 
     /// `reverse` reads the guards turned off (nothing when all are on; its parameters are
     /// constants of the method); `reverse-stage` also reads its model, whose digest is in
-    /// the key.
+    /// the key, and `--favor` (named unless balanced).
     fn options_key(&self) -> String {
         let guards = self.guards.options_key();
-        match (&self.stage, guards.is_empty()) {
-            (Some(m), true) => format!("stage_model={:016x}", m.digest()),
-            (Some(m), false) => format!("stage_model={:016x};{guards}", m.digest()),
-            (None, _) => guards,
+        let Some(model) = &self.stage else {
+            return guards;
+        };
+        let mut key = format!("stage_model={:016x}", model.digest());
+        if self.favor != Favor::Balanced {
+            key.push_str(";favor=");
+            key.push_str(self.favor.name());
         }
+        if !guards.is_empty() {
+            key.push(';');
+            key.push_str(&guards);
+        }
+        key
     }
 
     fn extract(&self, page: &Page, site: &SiteContext) -> Extraction {
-        match &self.stage {
-            Some(model) => self.run(page, site, StageMode::Apply(model)),
-            None => self.run(page, site, StageMode::Off),
+        let Some(model) = &self.stage else {
+            return self.run(page, site, StageMode::Off).0;
+        };
+        let (mut extraction, signals) = self.run(page, site, StageMode::Apply(model, self.favor));
+        // A page that gave no root gave no text: nothing of it is expected to be right.
+        let Some(model) = &self.confidence else {
+            return extraction;
+        };
+        let confidence = signals.map_or(0.0, |s| model.confidence(&s));
+        extraction.stats.confidence = Some(confidence);
+        if self.favor == Favor::Recall && confidence < RECALL_FALLBACK_BELOW {
+            // A page the model expects to be missed gives all its visible text.
+            let mut whole = Fulltext.extract(page, site);
+            whole.stats.confidence = Some(confidence);
+            whole.stats.work += extraction.stats.work;
+            return whole;
         }
+        extraction
     }
 }
 
 impl Reverse {
-    /// The method, step by step (see the module docs).
-    fn run(&self, page: &Page, site: &SiteContext, mode: StageMode<'_>) -> Extraction {
+    /// The method, step by step (see the module docs), and the confidence's signals (with
+    /// the learned stage, when the page gave a root).
+    fn run(
+        &self,
+        page: &Page,
+        site: &SiteContext,
+        mode: StageMode<'_>,
+    ) -> (Extraction, Option<Signals>) {
         // 1. Read.
         let view = page.view(
             self.guards.on(Guard::Noscript),
@@ -164,11 +227,14 @@ impl Reverse {
             nodes_total: cleaned.nodes_total,
             ..ExtractStats::default()
         };
-        let nothing = |title, stats| Extraction {
-            blocks: Blocks::default(),
-            title,
-            stats,
-            site_rule: None,
+        let nothing = |title, stats| {
+            let extraction = Extraction {
+                blocks: Blocks::default(),
+                title,
+                stats,
+                site_rule: None,
+            };
+            (extraction, None)
         };
         // 2-4. Score, seed, climb.
         let ranked = seeds::ranked(&read);
@@ -212,12 +278,48 @@ impl Reverse {
         stats.nodes_parsed = pp.nodes_built();
         stats.bytes_touched = pp.bytes_touched().max(bytes_scanned);
         stats.work = read.work() + pp.bytes_touched() + pp.nodes_built();
-        Extraction {
+        let text = emitted.blocks.text();
+        // The h1 inside R, or above it with nothing but the headline guard's gap between.
+        let h1_at_r = cleaned.h1.is_some_and(|(hs, he)| {
+            let n = pp.tree.node(r);
+            (n.start <= hs && he <= n.end) || (he <= n.start && read.on(Guard::Headline))
+        });
+        let signals = emitted.stage_view.as_ref().map(|view| {
+            let page_text = root.scores.weight.last().copied().unwrap_or(0.0);
+            let r_node = pp.tree.node(r);
+            let r_totals = root.scores.range(r_node.start, r_node.end);
+            let runner_up = match tried.as_slice() {
+                [first, second, ..] if first.score > 0.0 => (second.score / first.score).max(0.0),
+                _ => 0.0,
+            };
+            Signals {
+                stage_judged: f64::from(u8::from(view.expected_main_share.is_some())),
+                expected_main_share: f64::from(view.expected_main_share.unwrap_or(1.0)),
+                stage_pruned_share: f64::from(view.pruned_share),
+                r_good_share: r_totals.good / page_good.max(1.0),
+                r_text_share: r_totals.weight / page_text.max(1.0),
+                r_link_share: r_totals.link / r_totals.weight.max(1.0),
+                r_unpunctuated_share: view.r_unpunctuated_share,
+                ln_page_text: page_text.ln_1p(),
+                ln_r_text: r_totals.weight.ln_1p(),
+                ln_output_chars: (text.len() as f64).ln_1p(),
+                listing: f64::from(u8::from(listing)),
+                landing_url: f64::from(u8::from(read.url_kind.landing)),
+                ln_roots: (region.roots.len() as f64).ln(),
+                runner_up,
+                title_in_output: title_in_output(title.as_deref(), text),
+                has_h1: f64::from(u8::from(cleaned.h1.is_some())),
+                h1_at_r: f64::from(u8::from(h1_at_r)),
+                output_punctuation: punctuation_per_100(text),
+            }
+        });
+        let extraction = Extraction {
             blocks: emitted.blocks,
             title,
             stats,
             site_rule: None,
-        }
+        };
+        (extraction, signals)
     }
 }
 

@@ -23,6 +23,7 @@
 //! the stage prunes at most [`STAGE_BUDGET`] of R's text.
 
 use super::scores::BlockScores;
+use crate::Favor;
 use crate::html::clean::Cleaned;
 use crate::html::tags::Tag;
 use crate::html::tree::{F_BOILER, F_GOOD, Kind, NONE, Node, Tree};
@@ -40,6 +41,18 @@ pub(super) const STAGE_MAX_UNPUNCTUATED: f64 = 0.3;
 /// most this much recall (without it, wcxb lost 6% more pages to misses).
 pub(super) const STAGE_BUDGET: f32 = 0.3;
 
+/// The stage's budget under `favor`: the share of R whose wrongful loss costs a clean R
+/// (all of it main text) the same F_β as [`STAGE_BUDGET`] costs it F1. Losing a share s
+/// of a clean R leaves recall 1 − s at precision 1, so F_β = (1 + β²)(1 − s) / (β² + 1 − s);
+/// [`STAGE_BUDGET`]'s F1 is f = 2(1 − b) / (2 − b) (0.82), and s = 1 − β²f / (1 + β² − f):
+/// 0.3 balanced, 0.52 for precision, 0.21 for recall.
+pub(super) fn stage_budget(favor: Favor) -> f32 {
+    let b = f64::from(STAGE_BUDGET);
+    let f1 = 2.0 * (1.0 - b) / (2.0 - b);
+    let beta2 = f64::from(favor.beta_squared());
+    (1.0 - beta2 * f1 / (1.0 + beta2 - f1)) as f32
+}
+
 /// The learned stage's cut on one page. Taking out an element whose tokens are main text
 /// with probability p raises a page's F1 exactly when p < F1 / 2 (see [`super::stage`]), so
 /// the cut is half the F1 the model expects of this page's R: with `E` the share of R's text
@@ -51,8 +64,15 @@ pub(super) const STAGE_BUDGET: f32 = 0.3;
 /// pages' mean F1): macro F1 0.8829 → 0.8831, every set up or equal. Weighing the nested
 /// candidates too (each by the text of its own that no candidate below it holds) measured
 /// the same and scores every candidate up front.
+///
+/// `--favor` ([`Favor`]) changes the measure, not the rule: taking the element out raises
+/// F_β exactly when p < F_β / (1 + β²) (the same algebra), R's expected F_β is
+/// (1 + β²)·E / (β² + E), so the cut is E / (β² + E): E / (1 + E) balanced, E / (¼ + E)
+/// for precision (the stage prunes what it doubts more), E / (4 + E) for recall.
 pub(super) struct PageCut {
     cut: f32,
+    /// E: the share of R's text the model expects to be main text.
+    pub(super) expected: f32,
     /// The outermost candidates' probabilities, by node id (NaN for any other node).
     probability: Vec<f32>,
 }
@@ -64,6 +84,7 @@ impl PageCut {
         tree: &Tree,
         roots: &[u32],
         model: &StageModel,
+        favor: Favor,
         inputs: &StagePage<'_>,
         rules_prune: impl Fn(u32) -> bool,
         judged: impl Fn(u32) -> bool,
@@ -90,7 +111,8 @@ impl PageCut {
         }
         let expected = expected + outside.max(0.0);
         PageCut {
-            cut: expected / (1.0 + expected),
+            cut: expected / (favor.beta_squared() + expected),
+            expected,
             probability,
         }
     }
@@ -111,8 +133,8 @@ impl PageCut {
 pub(super) enum StageMode<'a> {
     /// The rules alone.
     Off,
-    /// Prune the candidates the model calls boilerplate.
-    Apply(&'a StageModel),
+    /// Prune the candidates the model calls boilerplate, for the F-measure `Favor` names.
+    Apply(&'a StageModel, Favor),
     /// The rules alone; every candidate's inputs and text are gathered (training).
     Collect(&'a mut Vec<StageCandidate>),
 }
@@ -331,5 +353,32 @@ impl<'a> StagePage<'a> {
             first_child_is_heading: f64::from(u8::from(first.is_some())),
         }
         .to_array()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_budget_costs_every_favor_the_same_worst_f_beta() {
+        assert_eq!(stage_budget(Favor::Balanced), STAGE_BUDGET);
+        let (p, r) = (stage_budget(Favor::Precision), stage_budget(Favor::Recall));
+        assert!(
+            (p - 0.517).abs() < 0.001 && (r - 0.211).abs() < 0.001,
+            "{p} {r}"
+        );
+        // Losing the budget of a clean R costs each F_β the same.
+        let f_beta = |favor: Favor, s: f32| {
+            let b2 = favor.beta_squared();
+            (1.0 + b2) * (1.0 - s) / (b2 + 1.0 - s)
+        };
+        let f1 = f_beta(Favor::Balanced, STAGE_BUDGET);
+        for favor in [Favor::Precision, Favor::Recall] {
+            assert!(
+                (f_beta(favor, stage_budget(favor)) - f1).abs() < 1e-5,
+                "{favor:?}"
+            );
+        }
     }
 }

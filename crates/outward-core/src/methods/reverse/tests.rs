@@ -1140,3 +1140,64 @@ fn each_guard_turned_off_loses_what_it_is_for() {
         assert!(cases.iter().any(|c| c.0 == guard), "no case for {guard}");
     }
 }
+
+/// `--favor recall`: a page the confidence model doubts (under `RECALL_FALLBACK_BELOW`)
+/// gives all its visible text; a page it trusts, and every page balanced, its root's.
+#[test]
+fn recall_gives_a_doubtful_page_all_its_text() {
+    use crate::methods::confidence::ConfidenceModel;
+    let paragraph = "The council met on Tuesday to vote on the new budget, and the debate ran \
+                     late into the evening as members argued over the library's future. ";
+    let html = format!(
+        "<html><body><div class=nav><a href=/a>Home page</a> <a href=/b>Sports desk</a></div>\
+         <article><p>{p}</p><p>{p}</p><p>{p}</p></article>\
+         <div class=footer>Copyright notice of the newspaper group</div></body></html>",
+        p = paragraph
+    );
+    let page = Page::new(&html, Some("https://news.example/2024/05/council-budget"));
+    // A model without trees says its base score: log-odds −6 or +6.
+    let model = |base: f32| {
+        Arc::new(ConfidenceModel::new(StageModel::new(0.0, base, Vec::new()).unwrap()).unwrap())
+    };
+    let extract = |favor: Favor, base: f32| {
+        Reverse {
+            stage: Some(Arc::new(StageModel::default_model())),
+            favor,
+            confidence: Some(model(base)),
+            ..Reverse::default()
+        }
+        .extract(&page, SiteContext::none())
+    };
+    let balanced = extract(Favor::Balanced, -6.0);
+    assert!(
+        balanced.text().contains("council met"),
+        "{}",
+        balanced.text()
+    );
+    assert!(
+        !balanced.text().contains("Copyright"),
+        "{}",
+        balanced.text()
+    );
+    let confidence = balanced.stats.confidence.unwrap();
+    assert!(confidence < 0.01, "{confidence}");
+    let doubtful = extract(Favor::Recall, -6.0);
+    assert!(
+        doubtful.text().contains("Copyright notice"),
+        "{}",
+        doubtful.text()
+    );
+    assert!(
+        doubtful.text().contains("council met"),
+        "{}",
+        doubtful.text()
+    );
+    assert_eq!(doubtful.stats.confidence, Some(confidence));
+    assert_eq!(doubtful.stats.nodes_parsed, doubtful.stats.nodes_total);
+    let trusted = extract(Favor::Recall, 6.0);
+    assert!(!trusted.text().contains("Copyright"), "{}", trusted.text());
+    assert!(trusted.stats.confidence.unwrap() > 0.99);
+    // Without the stage there is no confidence, and nothing falls back.
+    let plain = Reverse::default().extract(&page, SiteContext::none());
+    assert_eq!(plain.stats.confidence, None);
+}
