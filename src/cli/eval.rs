@@ -224,7 +224,7 @@ fn eval_lodo(args: &EvalArgs, truths: &[PathBuf]) -> ExitCode {
             mean(|s| s.r),
             mean(|s| s.f1)
         );
-        if let Some(c) = confidence_summary(&lodo.confidence) {
+        if let Some(c) = outward::learn::confidence_summary(&lodo.confidence) {
             let _ = writeln!(
                 out,
                 "LODO confidence over {} pages: Spearman with the page's F1 {:.4}; the 5% least confident hold {:.1}% of the {} pages missed (10%: {:.1}%)",
@@ -241,32 +241,6 @@ fn eval_lodo(args: &EvalArgs, truths: &[PathBuf]) -> ExitCode {
     } else {
         ExitCode::from(1)
     }
-}
-
-/// What leave-one-dataset-out says of the confidence.
-struct ConfidenceSummary {
-    pages: usize,
-    spearman: f64,
-    misses: usize,
-    misses_in_5: f64,
-    misses_in_10: f64,
-}
-
-fn confidence_summary(pages: &[outward::learn::PageConfidence]) -> Option<ConfidenceSummary> {
-    use outward_learn::confidence::{MISS_RECALL, least_confident_miss_share, rank_correlation};
-    if pages.is_empty() {
-        return None;
-    }
-    let conf: Vec<f64> = pages.iter().map(|p| p.confidence).collect();
-    let f1: Vec<f64> = pages.iter().map(|p| p.f1).collect();
-    let by_recall: Vec<(f64, f64)> = pages.iter().map(|p| (p.confidence, p.recall)).collect();
-    Some(ConfidenceSummary {
-        pages: pages.len(),
-        spearman: rank_correlation(&conf, &f1),
-        misses: pages.iter().filter(|p| p.recall < MISS_RECALL).count(),
-        misses_in_5: least_confident_miss_share(&by_recall, 0.05).unwrap_or(0.0),
-        misses_in_10: least_confident_miss_share(&by_recall, 0.10).unwrap_or(0.0),
-    })
 }
 
 /// The run settings of `eval` and the pool its inputs are read with (errors reported).

@@ -14,9 +14,7 @@
 
 use outward_core::methods::confidence::{ConfidenceModel, SIGNALS, Signals};
 use outward_core::methods::reverse::Reverse;
-use outward_core::methods::stage::StageModel;
 use outward_core::{Page, SiteContext};
-use std::sync::Arc;
 
 use crate::gbdt::{self, GbdtParams, StageSample};
 use crate::{LearnError, TruthBag};
@@ -31,36 +29,20 @@ pub struct ConfidenceSample {
     pub f1: f32,
 }
 
-/// The sample of `page` (`None` when the page gave no root or its truth has no tokens),
-/// with `stage` as the learned stage's model (`None`: the shipped one) and `reverse`'s
-/// guards as `base` has them.
+/// The sample of `page` as `reverse` (`reverse-stage`: with its learned stage) extracts it;
+/// `None` when the page gave no root or its truth has no tokens.
 pub fn page_confidence_sample(
     page: &Page,
     truth: &TruthBag,
-    base: &Reverse,
-    stage: Option<Arc<StageModel>>,
+    reverse: &Reverse,
 ) -> Option<ConfidenceSample> {
     if truth.is_empty() {
         return None;
     }
-    let reverse = Reverse {
-        guards: base.guards,
-        stage,
-        favor: base.favor,
-        confidence: None,
-    };
     let (extraction, signals) = reverse.confidence_signals(page, &SiteContext::default());
-    let signals = signals?;
-    let (inside, total) = truth.overlap(extraction.blocks.text());
-    let f1 = if inside == 0 || total == 0 {
-        0.0
-    } else {
-        let p = inside as f64 / total as f64;
-        let r = inside as f64 / truth.len() as f64;
-        2.0 * p * r / (p + r)
-    };
+    let f1 = truth.f1(truth.overlap(extraction.blocks.text()));
     Some(ConfidenceSample {
-        x: signals.to_array(),
+        x: signals?.to_array(),
         f1: f1 as f32,
     })
 }

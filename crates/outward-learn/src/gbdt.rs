@@ -45,13 +45,7 @@ pub fn page_stage_samples(page: &Page, truth: &TruthBag, guards: Guards) -> Vec<
     if total == 0 {
         return Vec::new();
     }
-    let f1 = if inside == 0 {
-        0.0
-    } else {
-        let p = inside as f64 / total as f64;
-        let r = inside as f64 / truth.len().max(1) as f64;
-        2.0 * p * r / (p + r)
-    };
+    let f1 = truth.f1((inside, total));
     let mut out: Vec<StageSample> = candidates
         .iter()
         .filter_map(|c| {

@@ -61,6 +61,17 @@ impl TruthBag {
         (inside, total)
     }
 
+    /// The bag-of-tokens F1 of a text whose [`overlap`](Self::overlap) is `(inside,
+    /// total)`: 0 when none of its tokens is in the truth (or it has none).
+    pub fn f1(&self, (inside, total): (usize, usize)) -> f64 {
+        if inside == 0 || total == 0 {
+            return 0.0;
+        }
+        let p = inside as f64 / total as f64;
+        let r = inside as f64 / self.len().max(1) as f64;
+        2.0 * p * r / (p + r)
+    }
+
     /// Tokens of the truth.
     pub fn len(&self) -> usize {
         self.counts.values().map(|&n| n as usize).sum()

@@ -52,14 +52,9 @@ impl Samples {
             Samples::Linenet(_) => Samples::Linenet(page_line_samples(page, truth)),
             Samples::Stage(_) => Samples::Stage(page_stage_samples(page, truth, options.guards)),
             Samples::Confidence(_) => Samples::Confidence(
-                page_confidence_sample(
-                    page,
-                    truth,
-                    &Reverse::with_stage(options),
-                    options.stage_model.clone(),
-                )
-                .into_iter()
-                .collect(),
+                page_confidence_sample(page, truth, &Reverse::with_stage(options))
+                    .into_iter()
+                    .collect(),
             ),
         }
     }
@@ -156,14 +151,6 @@ pub fn train(samples: &Samples) -> Result<(Model, String), String> {
         Samples::Stage(s) => {
             let params = GbdtParams::default();
             let (model, r) = crate::gbdt::train(s, &params).map_err(|e| e.to_string())?;
-            let mut by_importance: Vec<(usize, f64)> =
-                r.importance.iter().copied().enumerate().collect();
-            by_importance.sort_by(|a, b| b.1.total_cmp(&a.1));
-            let top: Vec<String> = by_importance
-                .iter()
-                .take(8)
-                .map(|&(f, v)| format!("{} {:.3}", FEATURE_NAMES[f], v))
-                .collect();
             let line = format!(
                 "{} elements ({} content) of {} pages; {} trees of depth {} (learning rate {}), log loss {:.4} -> {:.4}; cut {:.3} (half the mean page F1 {:.4}); importance: {}",
                 r.samples,
@@ -176,21 +163,13 @@ pub fn train(samples: &Samples) -> Result<(Model, String), String> {
                 r.loss_after,
                 model.cut(),
                 r.mean_page_f1,
-                top.join(", ")
+                most_important(&r.importance, &FEATURE_NAMES, 8)
             );
             Ok((Model::Stage(Arc::new(model)), line))
         }
         Samples::Confidence(s) => {
             let (model, r) = crate::confidence::fit(s).map_err(|e| e.to_string())?;
             let params = crate::confidence::confidence_params();
-            let mut by_importance: Vec<(usize, f64)> =
-                r.importance.iter().copied().enumerate().collect();
-            by_importance.sort_by(|a, b| b.1.total_cmp(&a.1));
-            let top: Vec<String> = by_importance
-                .iter()
-                .take(6)
-                .map(|&(j, v)| format!("{} {v:.3}", SIGNAL_NAMES[j]))
-                .collect();
             let line = format!(
                 "{} pages (mean F1 {:.4}); {} trees of depth {}, cross-entropy with the F1 {:.4} -> {:.4}; Spearman with the F1 on the training pages {:.4}; importance: {}",
                 r.pages,
@@ -200,9 +179,21 @@ pub fn train(samples: &Samples) -> Result<(Model, String), String> {
                 r.loss_before,
                 r.loss_after,
                 r.rank_correlation,
-                top.join(", ")
+                most_important(&r.importance, &SIGNAL_NAMES, 6)
             );
             Ok((Model::Confidence(Arc::new(model)), line))
         }
     }
+}
+
+/// The `n` inputs of most importance, most first, as "NAME 0.123, …".
+fn most_important(importance: &[f64], names: &[&str], n: usize) -> String {
+    let mut by_importance: Vec<(usize, f64)> = importance.iter().copied().enumerate().collect();
+    by_importance.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let top: Vec<String> = by_importance
+        .iter()
+        .take(n)
+        .map(|&(i, v)| format!("{} {v:.3}", names[i]))
+        .collect();
+    top.join(", ")
 }

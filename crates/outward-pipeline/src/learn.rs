@@ -251,3 +251,33 @@ pub fn lodo(
         confidence,
     })
 }
+
+/// What leave-one-dataset-out says of the confidence.
+pub struct ConfidenceSummary {
+    pub pages: usize,
+    /// Spearman's ρ between the confidence and the page's F1.
+    pub spearman: f64,
+    /// Pages missed (recall under one half).
+    pub misses: usize,
+    /// The share of them among the 5 % (10 %) least confident pages.
+    pub misses_in_5: f64,
+    pub misses_in_10: f64,
+}
+
+/// The summary of every held-out page's confidence; `None` without pages.
+pub fn confidence_summary(pages: &[PageConfidence]) -> Option<ConfidenceSummary> {
+    use outward_learn::confidence::{MISS_RECALL, least_confident_miss_share, rank_correlation};
+    if pages.is_empty() {
+        return None;
+    }
+    let conf: Vec<f64> = pages.iter().map(|p| p.confidence).collect();
+    let f1: Vec<f64> = pages.iter().map(|p| p.f1).collect();
+    let by_recall: Vec<(f64, f64)> = pages.iter().map(|p| (p.confidence, p.recall)).collect();
+    Some(ConfidenceSummary {
+        pages: pages.len(),
+        spearman: rank_correlation(&conf, &f1),
+        misses: pages.iter().filter(|p| p.recall < MISS_RECALL).count(),
+        misses_in_5: least_confident_miss_share(&by_recall, 0.05).unwrap_or(0.0),
+        misses_in_10: least_confident_miss_share(&by_recall, 0.10).unwrap_or(0.0),
+    })
+}

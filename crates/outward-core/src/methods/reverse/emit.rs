@@ -151,6 +151,10 @@ pub(super) fn emit(
         )),
         _ => None,
     };
+    let budget = match &mode {
+        StageMode::Apply(_, favor) => stage_budget(*favor),
+        _ => 0.0,
+    };
     let mut collected: Vec<u32> = Vec::new();
     let mut stage_pruned = 0u32;
     let mut pruned_share = 0f32;
@@ -172,12 +176,12 @@ pub(super) fn emit(
             return false;
         }
         match &mode {
-            StageMode::Apply(model, favor) => {
+            StageMode::Apply(model, _) => {
                 let share = inputs.share_of_r(id);
                 let prunes = page_cut
                     .as_ref()
                     .is_some_and(|cut| cut.prunes(id, || model.probability(&inputs.features(id))));
-                if pruned_share + share > stage_budget(*favor) || !prunes {
+                if pruned_share + share > budget || !prunes {
                     return false;
                 }
                 pruned_share += share;

@@ -139,19 +139,18 @@ impl Reverse {
         (extraction, out)
     }
 
-    /// The page's extraction with the learned stage (the shipped model unless `self.stage`
-    /// holds one) and the signals of its confidence (`None` when the page gave no root):
-    /// the training samples of the confidence model.
+    /// The page's extraction and the signals of its confidence (`None` without the learned
+    /// stage, or when the page gave no root): what `extract` judges, and the training
+    /// samples of the confidence model.
     pub fn confidence_signals(
         &self,
         page: &Page,
         site: &SiteContext,
     ) -> (Extraction, Option<Signals>) {
-        let model = match &self.stage {
-            Some(m) => m.clone(),
-            None => Arc::new(StageModel::default_model()),
-        };
-        self.run(page, site, StageMode::Apply(&model, self.favor))
+        match &self.stage {
+            Some(model) => self.run(page, site, StageMode::Apply(model, self.favor)),
+            None => self.run(page, site, StageMode::Off),
+        }
     }
 }
 
@@ -185,14 +184,11 @@ impl Extractor for Reverse {
     }
 
     fn extract(&self, page: &Page, site: &SiteContext) -> Extraction {
-        let Some(model) = &self.stage else {
-            return self.run(page, site, StageMode::Off).0;
-        };
-        let (mut extraction, signals) = self.run(page, site, StageMode::Apply(model, self.favor));
-        // A page that gave no root gave no text: nothing of it is expected to be right.
+        let (mut extraction, signals) = self.confidence_signals(page, site);
         let Some(model) = &self.confidence else {
             return extraction;
         };
+        // A page that gave no root gave no text: nothing of it is expected to be right.
         let confidence = signals.map_or(0.0, |s| model.confidence(&s));
         extraction.stats.confidence = Some(confidence);
         if self.favor == Favor::Recall && confidence < RECALL_FALLBACK_BELOW {
@@ -279,7 +275,7 @@ impl Reverse {
         stats.bytes_touched = pp.bytes_touched().max(bytes_scanned);
         stats.work = read.work() + pp.bytes_touched() + pp.nodes_built();
         let text = emitted.blocks.text();
-        // The h1 inside R, or above it with nothing but the headline guard's gap between.
+        // The h1 inside R, or above it where the headline guard emits it.
         let h1_at_r = cleaned.h1.is_some_and(|(hs, he)| {
             let n = pp.tree.node(r);
             (n.start <= hs && he <= n.end) || (he <= n.start && read.on(Guard::Headline))
