@@ -21,6 +21,7 @@ MAX_SEED = 64 << 10
 TARGETS = [
     "warc_plain", "warc_gzip", "gzip_members", "warc_zstd", "arc_reader", "decode_body", "decode_charset",
     "clean", "tokenize", "partial_parse", "extract", "render", "site_store", "eval_tokenize",
+    "unseen_markup",
 ]
 
 
@@ -113,6 +114,10 @@ def main():
         text = html.decode("utf-8", "replace")
         put("eval_tokenize", (text[:2000] + "\uffff" + text[1000:3000]).encode("utf-8", "replace")
             .replace("\uffff".encode(), b"\xff"))
+
+    # Unseen markup: choice bytes (one per choice); a few fixed patterns cover every context.
+    for k in range(16):
+        put("unseen_markup", bytes((k * 37 + i * 11) % 256 for i in range(512)))
 
     # Scorer: the golden texts.
     for f in files(ROOT / "testdata" / "golden", "*.jsonl"):

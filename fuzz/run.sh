@@ -12,7 +12,8 @@ shift
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   targets=(clean tokenize partial_parse extract render eval_tokenize site_store
-           decode_charset decode_body warc_plain warc_gzip gzip_members warc_zstd arc_reader)
+           decode_charset decode_body warc_plain warc_gzip gzip_members warc_zstd arc_reader
+           unseen_markup)
 fi
 toolchain=${FUZZ_TOOLCHAIN:-nightly}
 cargo +"$toolchain" fuzz build -a
@@ -22,6 +23,7 @@ for t in "${targets[@]}"; do
     warc_*|arc_*|gzip_*) dict=dict/warc.dict; max_len=65536 ;;
     decode_*) dict=dict/http.dict; max_len=65536 ;;
     clean|tokenize|partial_parse|extract) dict=dict/html.dict; max_len=32768 ;;
+    unseen_markup) dict=; max_len=4096 ;;
     *) dict=; max_len=16384 ;;
   esac
   mkdir -p "corpus/$t" "artifacts/$t"

@@ -67,8 +67,9 @@ pub const DEFAULT_MAX_COMPARISONS: u64 = 2_000_000;
 /// config hash, so a run resumed by a newer build redoes its inputs instead of mixing the
 /// old build's shards with the new one's (the tool's version alone does not change between
 /// such commits). 1: issue #37's `teasers` guard and the stage model retrained with it;
-/// 2: `reverse-stage`'s `extraction_confidence` in every document.
-pub const EXTRACTION_REVISION: u32 = 2;
+/// 2: `reverse-stage`'s `extraction_confidence` in every document; 3: the cleaner ends a
+/// script, a comment and a template's content where a browser does.
+pub const EXTRACTION_REVISION: u32 = 3;
 
 impl Default for ExtractOptions {
     fn default() -> Self {

@@ -11,6 +11,8 @@
 //!   ([`RecordInfo`]), plain or compressed per record ([`Compression`]).
 //! - [`synth`]: a synthetic corpus ([`synthetic_warc`], [`synthetic_warc_gz`]): realistic
 //!   article pages mixed like a Common Crawl file.
+//! - [`unseen`]: pages mixing words a browser shows with words it never shows
+//!   ([`unseen_page`]), for the property that extracted text holds no unseen markup.
 //! - [`fixtures`]: the committed fixtures ([`sample_warc`] from [`SAMPLE_PAGES`],
 //!   [`broken_truncated`], [`broken_corrupt_member`]) and golden files
 //!   ([`bless_or_compare`]).
@@ -33,6 +35,7 @@ pub mod members;
 pub mod paths;
 pub mod rng;
 pub mod synth;
+pub mod unseen;
 pub mod warc;
 
 pub use cli::{describe, python_with, write_truth_fixture};
@@ -49,4 +52,5 @@ pub use synth::{
     Lang, PNG_1X1, SynthOptions, SynthWarc, article_html, big_records_warc, synthetic_warc,
     synthetic_warc_gz, synthetic_warc_plain,
 };
+pub use unseen::{ByteChooser, Chooser, UNSEEN, UnseenPage, unseen_page};
 pub use warc::{Compression, RecordInfo, WarcWriter};

@@ -222,8 +222,22 @@ fn text_weight_of_markup(markup: &[u8]) -> u64 {
 /// and pages hold thousands of comments and scripts.
 static END_TAG_OPEN: LazyLock<memmem::Finder<'static>> =
     LazyLock::new(|| memmem::Finder::new(b"</"));
-static COMMENT_END: LazyLock<memmem::Finder<'static>> =
-    LazyLock::new(|| memmem::Finder::new(b"-->"));
+static DASHES: LazyLock<memmem::Finder<'static>> = LazyLock::new(|| memmem::Finder::new(b"--"));
+
+/// Where a comment whose text starts at `body` ends (just past it): after the first `-->` or
+/// `--!>` (HTML ends a comment at either), or at the end of input.
+fn comment_end(src: &[u8], body: usize) -> usize {
+    let mut i = body;
+    while let Some(at) = DASHES.find(&src[i..]) {
+        let after = i + at + 2;
+        match src.get(after) {
+            Some(b'>') => return after + 1,
+            Some(b'!') if src.get(after + 1) == Some(&b'>') => return after + 2,
+            _ => i = after - 1,
+        }
+    }
+    src.len()
+}
 
 /// Where the raw text of an element named `name` ends: at `</name` followed by whitespace,
 /// `/` or `>` (case-insensitive), or at the end of input.
@@ -242,6 +256,64 @@ pub(super) fn find_raw_end(src: &[u8], from: usize, name: &[u8]) -> usize {
             return p;
         }
         i = p + 2;
+    }
+    src.len()
+}
+
+static COMMENT_OPEN: LazyLock<memmem::Finder<'static>> =
+    LazyLock::new(|| memmem::Finder::new(b"<!--"));
+
+/// Where a `<script>`'s source ends, as a browser's tokenizer decides (HTML's script data
+/// states): at the first `</script` (as [`find_raw_end`]) unless a `<!--` comes before it.
+/// Inside `<!--` … `-->` the source is *escaped*, and a `<script` there opens a nested,
+/// *double-escaped* script whose `</script` does not end the element: old ad code writes
+/// `<!-- document.write("<script src=…></script>"); -->`, and ending at that inner
+/// `</script>` would show the rest of the source as text. `-->` leaves either state.
+/// Linear: one pass over the source; without a `<!--` before the first `</script` it is
+/// [`find_raw_end`].
+pub(super) fn find_script_end(src: &[u8], from: usize) -> usize {
+    let first_end = find_raw_end(src, from, b"script");
+    if COMMENT_OPEN.find(&src[from..first_end]).is_none() {
+        return first_end;
+    }
+    #[derive(PartialEq)]
+    enum State {
+        Data,
+        Escaped,
+        DoubleEscaped,
+    }
+    let names_script = |at: usize| {
+        src.get(at..at + 6)
+            .is_some_and(|name| name.eq_ignore_ascii_case(b"script"))
+            && src
+                .get(at + 6)
+                .is_some_and(|&b| is_ws(b) || b == b'/' || b == b'>')
+    };
+    let mut state = State::Data;
+    let mut i = from;
+    while let Some(at) = memchr::memchr2(b'<', b'-', &src[i..]) {
+        let q = i + at;
+        i = q + 1;
+        if src[q] == b'-' {
+            if state != State::Data && src[q..].starts_with(b"-->") {
+                state = State::Data;
+                i = q + 3;
+            }
+            continue;
+        }
+        let rest = &src[q..];
+        if state == State::Data && rest.starts_with(b"<!--") {
+            // From the dashes on: `<!-->` and `<!--->` are closed at once.
+            state = State::Escaped;
+            i = q + 2;
+        } else if rest.starts_with(b"</") && names_script(q + 2) {
+            match state {
+                State::DoubleEscaped => state = State::Escaped,
+                _ => return q,
+            }
+        } else if state == State::Escaped && names_script(q + 1) {
+            state = State::DoubleEscaped;
+        }
     }
     src.len()
 }
@@ -298,10 +370,7 @@ impl Cleaner<'_> {
                 if src[body..].starts_with(b"->") {
                     return body + 2;
                 }
-                return match COMMENT_END.find(&src[body..]) {
-                    Some(at) => body + at + 3,
-                    None => n,
-                };
+                return comment_end(src, body);
             }
             return skip_to_gt(src, lt + 2);
         }
@@ -402,7 +471,11 @@ impl Cleaner<'_> {
             self.res.saw_noscript = true;
         }
         if (tag.is_raw_text() || tag == Tag::Noscript) && !keep_noscript {
-            let content_end = find_raw_end(src, end, raw);
+            let content_end = if tag == Tag::Script {
+                find_script_end(src, end)
+            } else {
+                find_raw_end(src, end, raw)
+            };
             let after = skip_end_tag(src, content_end);
             if tag == Tag::Title {
                 if self.res.title.is_none()

@@ -19,6 +19,10 @@
 //!   `aria-hidden`) holds more text than the page shows: then the page waits behind a
 //!   preloader or an age gate for a script (`<div class="root hide">`), and a second pass
 //!   shows that element;
+//! - a comment ends at `-->` or `--!>`; a script's source ends where a browser's tokenizer
+//!   ends it (a `<script` inside `<!--` … `-->` in a script nests: old ad code's
+//!   `document.write("<script …></script>")` does not end the outer script); nothing inside
+//!   a `<template>` closes an element outside it;
 //! - implied end tags apply inside hidden content too (`<p hidden>…<p>` closes the hidden
 //!   paragraph), except inside `svg` and `math`;
 //! - `<` and `>` occur only as tag delimiters (text `<`/`>` become `&lt;`/`&gt;`), so a tag
@@ -282,6 +286,35 @@ mod tests {
 
     fn cleaned(html: &str) -> String {
         String::from_utf8(clean(html.as_bytes(), CleanOptions::default()).buf).unwrap()
+    }
+
+    #[test]
+    fn nothing_in_a_template_closes_what_is_outside_it() {
+        assert_eq!(
+            cleaned("<p>a <template><p>x</p></div><li>y</template> b</p>"),
+            "<p>a  b</p>"
+        );
+    }
+
+    #[test]
+    fn a_script_ends_where_a_browser_ends_it() {
+        // `<!--` then `<script` inside a script: the inner `</script>` does not end it.
+        let old_ad = "a<script><!--\ndocument.write(\"<script src='x.js'></script>\");                       // unseen\n--></script>b";
+        assert_eq!(cleaned(old_ad), "ab");
+        // Escaped but not double-escaped: the first `</script>` ends it.
+        assert_eq!(cleaned("a<script><!-- x </script>b -->c"), "ab --&gt;c");
+        // `<!-->` closes at once, so a later `<script>` is plain source.
+        assert_eq!(
+            cleaned("a<script><!--> <script> </script>b</script>c"),
+            "abc"
+        );
+        // Double-escaped until `-->`, then the next `</script>` ends it.
+        assert_eq!(
+            cleaned("a<script><!-- <SCRIPT>x</SCRIPT> --> y</script>b"),
+            "ab"
+        );
+        // Unclosed: the source runs to the end of the page.
+        assert_eq!(cleaned("a<script><!-- <script> </script>b"), "a");
     }
 
     #[test]
@@ -610,6 +643,11 @@ mod tests {
     #[test]
     fn unterminated_constructs_end_the_input() {
         assert_eq!(cleaned("a<!-- b"), "a");
+        // `--!>` ends a comment too; `--->` is `-` then `-->`.
+        assert_eq!(
+            cleaned("a<!-- x --!>b<!-- y --->c<!-- z -- ->d-->e"),
+            "abce"
+        );
         assert_eq!(cleaned("a<script>b"), "a");
         assert_eq!(cleaned("a<p title=\"b>c"), "a");
         assert_eq!(cleaned("a<"), "a&lt;");

@@ -151,7 +151,7 @@ impl<'a> Cleaner<'a> {
         // cells; `<tbody>` closes the open section with its rows.
         let mut found = None;
         for (k, e) in self.stack.iter().enumerate().rev().take(MAX_STACK_SEARCH) {
-            if e.tag == Tag::Table {
+            if e.tag == Tag::Table || e.tag == Tag::Template {
                 break;
             }
             if is_target(e.tag) {
@@ -163,6 +163,9 @@ impl<'a> Cleaner<'a> {
         }
     }
 
+    /// The innermost open element matching `is_match`, searching out from the top of the
+    /// stack until `is_stop` or a `<template>`: a template's content is a document of its
+    /// own, so nothing inside it (`<p>`, `</div>`) closes an element outside it.
     pub(super) fn find_open(
         &self,
         is_match: impl Fn(&Self, &Open) -> bool,
@@ -172,7 +175,7 @@ impl<'a> Cleaner<'a> {
             if is_match(self, e) {
                 return Some(k);
             }
-            if is_stop(e) {
+            if is_stop(e) || e.tag == Tag::Template {
                 return None;
             }
         }
