@@ -2,13 +2,14 @@
 //! when it sits above R (the `headline` guard), pruning inside R the block elements that
 //! site memory's template holds, that are boilerplate-hinted (where the hint holds and the
 //! element is no peer of the seed's) or link lists (seed 000's rules 1-2; in a listing,
-//! menus only: its items are links) — the `prune` guard — and, for `reverse-stage`, those
+//! menus only: its items are links) — the `prune` guard —, lists of cards for other stories
+//! (`teasers`), notices that the page needs JavaScript (`notices`) and, for `reverse-stage`, those
 //! the learned stage calls boilerplate. An ancestor of the seed is never pruned.
 //!
 //! Invariants: the tree is walked once per root; each element is judged once, top down (a
 //! pruned element's subtree is not visited).
 
-use super::guards::{LABELLED_LIST_MIN_LINES, is_label_of, is_teaser_list};
+use super::guards::{LABELLED_LIST_MIN_LINES, is_label_of, is_notice, is_teaser_list};
 use super::read::PageRead;
 use super::scores::{BlockScores, LINK_LIST_RATIO};
 use super::stage_inputs::{
@@ -128,7 +129,10 @@ pub(super) fn emit(
                     teaser_list(next) || (prune_on && link_list(next))
                 }))
     };
-    let rules_prune = |id: u32| template_at(id) || hint_or_links(id) || teasers(id);
+    // Notices that the page needs JavaScript or a newer browser.
+    let notices_on = read.on(Guard::Notices);
+    let notice = |id: u32| notices_on && is_notice(tree, buf, scores, id);
+    let rules_prune = |id: u32| template_at(id) || hint_or_links(id) || teasers(id) || notice(id);
     // The stage judges roots of running prose only (see `STAGE_MAX_UNPUNCTUATED`).
     let page_inputs = match mode {
         StageMode::Off => None,
@@ -166,7 +170,7 @@ pub(super) fn emit(
             template_removed += 1;
             return true;
         }
-        if hint_or_links(id) || teasers(id) {
+        if hint_or_links(id) || teasers(id) || notice(id) {
             return true;
         }
         let Some(inputs) = &inputs else {

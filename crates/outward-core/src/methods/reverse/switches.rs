@@ -10,7 +10,7 @@
 //! which hints hold (`thread`, `weak-hints`, `peers`), then R: the listing guard first; the
 //! title guard only when the listing guard did not fire; the join guard only on an article
 //! (not a listing); the sibling guard last, on the built tree; then emission (`headline`,
-//! `prune`, `teasers`).
+//! `prune`, `teasers`, `notices`).
 //!
 //! Invariants: [`Guards::default`] is every guard on, and is the method as shipped: its
 //! options key is empty, so a run with every guard on has the config hash (and the output
@@ -56,13 +56,16 @@ pub enum Guard {
     /// short summary (other stories), is left out of R's text with its label
     /// (`teasers.rs`).
     Teasers,
+    /// `notices`: a short block that only says the page needs JavaScript or a newer browser
+    /// is left out of R's text (`notices.rs`).
+    Notices,
     /// `headline`: the page's `<h1>` above R is emitted first.
     Headline,
 }
 
 impl Guard {
     /// Every guard, in the order of the precedence above.
-    pub const ALL: [Guard; 13] = [
+    pub const ALL: [Guard; 14] = [
         Guard::Noscript,
         Guard::Hidden,
         Guard::WeakHints,
@@ -75,6 +78,7 @@ impl Guard {
         Guard::Siblings,
         Guard::Prune,
         Guard::Teasers,
+        Guard::Notices,
         Guard::Headline,
     ];
 
@@ -93,6 +97,7 @@ impl Guard {
             Guard::Siblings => "siblings",
             Guard::Prune => "prune",
             Guard::Teasers => "teasers",
+            Guard::Notices => "notices",
             Guard::Headline => "headline",
         }
     }
@@ -124,6 +129,9 @@ impl Guard {
             }
             Guard::Teasers => {
                 "a list of 3+ cards of one shape (linked headline, short summary) is left out"
+            }
+            Guard::Notices => {
+                "a short block saying the page needs JavaScript or a newer browser is left out"
             }
             Guard::Headline => "the page's <h1> above the root is kept",
         }

@@ -1038,8 +1038,11 @@ fn each_guard_turned_off_loses_what_it_is_for() {
     let headline = format!(
         "<html><body><ul class=\"menu\">{menu}</ul><h1>The bridge vote</h1><div class=\"story\">{article}</div><ul>{menu}</ul></body></html>"
     );
+    let notice = format!(
+        "<html><body><div class=\"story\">{article}<p>This slideshow requires JavaScript.</p></div></body></html>"
+    );
     let document = "https://gazette.example/2024/05/the-council-votes-on-the-new-bridge-4711";
-    let cases: [(Guard, String, &str, &str, bool); 13] = [
+    let cases: [(Guard, String, &str, &str, bool); 14] = [
         (
             Guard::Noscript,
             noscript,
@@ -1122,6 +1125,13 @@ fn each_guard_turned_off_loses_what_it_is_for() {
             super::guards::story_with_cards(4),
             document,
             "summary for story 2",
+            false,
+        ),
+        (
+            Guard::Notices,
+            notice,
+            document,
+            "requires JavaScript",
             false,
         ),
         (Guard::Headline, headline, document, "The bridge vote", true),
