@@ -56,8 +56,9 @@ pub enum Guard {
     /// short summary (other stories), is left out of R's text with its label
     /// (`teasers.rs`).
     Teasers,
-    /// `notices`: a short block that only says the page needs JavaScript or a newer browser
-    /// is left out of R's text (`notices.rs`).
+    /// `notices`: a short block that says the page needs JavaScript or a newer browser, or
+    /// asks the reader to sign in, sign up or subscribe, is left out of R's text
+    /// (`notices.rs`).
     Notices,
     /// `headline`: the page's `<h1>` above R is emitted first.
     Headline,
@@ -131,7 +132,7 @@ impl Guard {
                 "a list of 3+ cards of one shape (linked headline, short summary) is left out"
             }
             Guard::Notices => {
-                "a short block saying the page needs JavaScript or a newer browser is left out"
+                "a short block asking for JavaScript, a newer browser, a sign-in or a sign-up is left out"
             }
             Guard::Headline => "the page's <h1> above the root is kept",
         }

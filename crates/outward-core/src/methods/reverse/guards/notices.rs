@@ -1,24 +1,32 @@
-//! The `notices` guard: a short block that only tells the reader what the page needs to
-//! work — "This slideshow requires JavaScript.", "You need to enable JavaScript to run this
-//! app.", "Powered by Discourse, best viewed with JavaScript enabled", "Please update your
-//! browser!" — is page chrome, not the story: the `<noscript>` fallbacks that are left
-//! visible, and the banners of pages built for scripts. It sits inside R often (a gallery's
-//! fallback line in the article body, a forum's footer in the thread's container), where no
-//! boilerplate hint marks it.
+//! The `notices` guard: a short block that speaks to the reader about the page instead of
+//! telling the story is page chrome. Two kinds:
+//! - what the page needs to work — "This slideshow requires JavaScript.", "You need to
+//!   enable JavaScript to run this app.", "Powered by Discourse, best viewed with JavaScript
+//!   enabled", "Please update your browser!": the `<noscript>` fallbacks left visible, the
+//!   banners of pages built for scripts;
+//! - a prompt to sign in, sign up or subscribe — "Sign up using Email and Password",
+//!   "Please Log in or Create an account to join the conversation.", "You must be logged in
+//!   to post a comment.", "Subscribe to our newsletter".
 //!
-//! A notice is an element of at most [`NOTICE_MAX_WORDS`] words that names JavaScript with
-//! a word of need (enable, require, disabled, turn on, not supported, best viewed, …), or
-//! says the browser does not support the page or needs an update. Sentences *about*
-//! JavaScript ("React components are JavaScript functions") name no need; long ones are
+//! Both sit inside R often (a gallery's fallback line in the article body, a thread's
+//! sign-in box in its container, a newsletter line after the story), where no boilerplate
+//! hint marks them.
+//!
+//! A notice is the innermost block (one holding no other block) of at most
+//! [`NOTICE_MAX_WORDS`] words that names JavaScript with a word of need (enable, require,
+//! disabled, turn on, not supported, best viewed, …), says the browser does not support the
+//! page or needs an update, opens with a prompt (log in, sign up, register, subscribe,
+//! create an account, … — a whole word: "Registered: 2004" is a profile line) or holds
+//! one ("must be logged in", "subscribe to our newsletter", …). Sentences *about*
+//! JavaScript ("React components are JavaScript functions") name no need; long lines are
 //! prose. Never an ancestor of the seed.
 //!
-//! Measured: see `docs/methods.md` (the rules table) and the commit that added it. On the
-//! `fulltext` of all 4,866 dev pages these words match 22 lines, none of them in a truth.
+//! Measured: see `docs/methods.md` (the rules table) and the commit that added it.
 
-use crate::html::tree::Tree;
+use crate::html::tree::{Kind, Tree};
 use crate::methods::reverse::scores::BlockScores;
 use crate::text::page_title::flat_text;
-use memchr::memmem::Finder;
+use aho_corasick::{AhoCorasick, AhoCorasickKind};
 use std::sync::LazyLock;
 
 /// A notice has at most this many words.
@@ -27,6 +35,10 @@ pub(in crate::methods::reverse) const NOTICE_MAX_WORDS: usize = 12;
 /// Text weight above which an element cannot be a notice (a cheap test before its text is
 /// read: twelve long words).
 const NOTICE_MAX_WEIGHT: f64 = 160.0;
+
+/// Bytes of cleaned markup above which an element cannot be a notice: twelve words and the
+/// few canonical tags (name, id, class) of a banner or a fallback line.
+const NOTICE_MAX_BYTES: usize = 1024;
 
 /// Words that, beside "JavaScript", make a line a notice.
 const NEED_WORDS: &[&str] = &[
@@ -64,9 +76,67 @@ const BROWSER_PHRASES: &[&str] = &[
     "outdated browser",
 ];
 
-/// Parts of "JavaScript" and "browser" in their usual cases, searchers built once.
-static NAME_PARTS: LazyLock<[Finder<'static>; 4]> =
-    LazyLock::new(|| [b"ava".as_slice(), b"AVA", b"rowser", b"ROWSER"].map(Finder::new));
+/// Openings (after an optional "please ") that make a short line a prompt to sign in, sign
+/// up or subscribe: followed by a space, punctuation or the end, never by a letter
+/// ("Registered: 2004" is a profile line, not a prompt).
+const PROMPT_OPENINGS: &[&str] = &[
+    "log in",
+    "login",
+    "sign in",
+    "signin",
+    "sign up",
+    "signup",
+    "register",
+    "subscribe",
+    "create an account",
+    "create a free account",
+    "join now",
+    "already a member",
+    "already a subscriber",
+];
+/// Phrases that make a short line a prompt wherever they stand.
+const PROMPT_PHRASES: &[&str] = &[
+    "must be logged in",
+    "must be signed in",
+    "log in to ",
+    "login to ",
+    "sign in to ",
+    "sign up for our newsletter",
+    "sign up for the newsletter",
+    "subscribe to our newsletter",
+    "newsletter sign up",
+    "newsletter signup",
+    "forgot your password",
+    "forgot password",
+];
+
+/// A word every notice holds one of, any case: one pass over a block's bytes tells whether
+/// its text is worth reading.
+static NOTICE_WORDS: LazyLock<AhoCorasick> = LazyLock::new(|| {
+    AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .kind(Some(AhoCorasickKind::DFA))
+        .build([
+            "javascript",
+            "java script",
+            "browser",
+            "log in",
+            "login",
+            "logged in",
+            "sign in",
+            "signin",
+            "signed in",
+            "sign up",
+            "signup",
+            "register",
+            "subscribe",
+            "account",
+            "join now",
+            "already a",
+            "password",
+        ])
+        .expect("fixed patterns build")
+});
 
 /// Whether element `id` of `tree` (over the cleaned `buf`) is a notice (see the module doc).
 pub(in crate::methods::reverse) fn is_notice(
@@ -80,19 +150,32 @@ pub(in crate::methods::reverse) fn is_notice(
     if t.weight <= 0.0 || t.weight > NOTICE_MAX_WEIGHT {
         return false;
     }
+    // The innermost block holding the words is judged, not each of its short ancestors
+    // (whose text is then that block's alone: nothing is left of them to emit).
+    let holds_block = tree.children(id).any(|c| {
+        let c = tree.node(c);
+        c.kind == Kind::Element && c.tag.is_block()
+    });
+    if holds_block {
+        return false;
+    }
+    // Most short blocks name none of the words: skip reading their text.
     let bytes = &buf[n.start as usize..(n.end as usize).min(buf.len())];
-    // Most short blocks name neither: skip reading their text.
-    let names_either = NAME_PARTS.iter().any(|w| w.find(bytes).is_some());
-    names_either && says_what_the_page_needs(&flat_text(buf, n.start as usize, n.end as usize))
-}
-
-/// Whether `text` is a notice's text (see the module doc).
-pub(in crate::methods::reverse) fn says_what_the_page_needs(text: &str) -> bool {
+    if bytes.len() > NOTICE_MAX_BYTES || !NOTICE_WORDS.is_match(bytes) {
+        return false;
+    }
+    let text = flat_text(buf, n.start as usize, n.end as usize);
     let words: Vec<&str> = text.split_whitespace().collect();
     if words.is_empty() || words.len() > NOTICE_MAX_WORDS {
         return false;
     }
     let line = words.join(" ").to_lowercase();
+    says_what_the_page_needs(&line) || asks_to_sign_in(&line)
+}
+
+/// Whether `line` (lowercase, one space between words) says the page needs JavaScript or
+/// another browser.
+fn says_what_the_page_needs(line: &str) -> bool {
     if BROWSER_PHRASES.iter().any(|p| line.contains(p)) {
         return true;
     }
@@ -104,32 +187,57 @@ pub(in crate::methods::reverse) fn says_what_the_page_needs(text: &str) -> bool 
         || NEED_PHRASES.iter().any(|p| line.contains(p))
 }
 
+/// Whether `line` (lowercase, one space between words) asks the reader to sign in, sign up
+/// or subscribe.
+fn asks_to_sign_in(line: &str) -> bool {
+    let rest = line.strip_prefix("please ").unwrap_or(line);
+    PROMPT_OPENINGS.iter().any(|o| {
+        rest.strip_prefix(o)
+            .is_some_and(|after| !after.starts_with(|c: char| c.is_alphabetic()))
+    }) || PROMPT_PHRASES.iter().any(|p| line.contains(p))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn notice(text: &str) -> bool {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let line = words.join(" ").to_lowercase();
+        !words.is_empty()
+            && words.len() <= NOTICE_MAX_WORDS
+            && (says_what_the_page_needs(&line) || asks_to_sign_in(&line))
+    }
+
     #[test]
     fn notices_and_sentences_about_javascript() {
-        for notice in [
+        for text in [
             "This slideshow requires JavaScript.",
             "You need to enable JavaScript to run this app.",
             "Powered by Discourse, best viewed with JavaScript enabled",
             "Please turn on your JavaScript for this page to function normally.",
             "Please update your browser!",
             "Your browser does not support the video tag.",
+            "Sign up using Email and Password",
+            "Please Log in or Create an account to join the conversation.",
+            "You must be logged in to post a comment.",
+            "Subscribe to our newsletter",
+            "Register",
         ] {
-            assert!(says_what_the_page_needs(notice), "{notice}");
+            assert!(notice(text), "{text}");
         }
         for prose in [
             "React components are JavaScript functions that return markup:",
             "JavaScript bindings are available via NPM:",
             "Write custom JavaScript or Python",
+            "Registered: June 02, 2004",
+            "Signing the treaty took three weeks of talks.",
             // Long: prose about the subject, not a notice.
             "Basic workflows require no coding, but having JavaScript or API knowledge helps \
              when building advanced logic.",
             "",
         ] {
-            assert!(!says_what_the_page_needs(prose), "{prose}");
+            assert!(!notice(prose), "{prose}");
         }
     }
 }
