@@ -262,7 +262,10 @@ fn run_config(
                 PyTypeError::new_err("option lang: a comma-separated str or a list of str")
             })?,
         };
-        config.filters.set_languages(&codes);
+        config
+            .filters
+            .set_languages(&codes)
+            .map_err(|e| PyValueError::new_err(format!("option lang: {e}")))?;
     }
     config.force = get::<bool>(options, "force")?.unwrap_or(false);
     if let Some(n) = get::<u32>(options, "retries")? {

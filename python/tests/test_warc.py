@@ -39,7 +39,9 @@ def test_process_warc_options_are_checked_and_passed(tmp_path):
         outward.process_warc(SAMPLE, tmp_path, method="nope")
     with pytest.raises(TypeError, match="option threads"):
         outward.process_warc(SAMPLE, tmp_path, threads="two")
-    summary = outward.process_warc(SAMPLE, tmp_path, min_chars=10**9, lang=["en"])
+    with pytest.raises(ValueError, match='unknown language code "xx"'):
+        outward.process_warc(SAMPLE, tmp_path, lang="en,xx")
+    summary = outward.process_warc(SAMPLE, tmp_path, min_chars=10**9, lang=["eng"])
     assert summary["counts"]["written"] == 0
     assert summary["counts"]["skipped"].get("too_short", 0) > 0
     # Work budgets, as outward run takes them (the sample's 12 pages under fulltext).

@@ -391,8 +391,10 @@ pub struct RunArgs {
     /// Skip documents with fewer characters of text than this (counted as too_short).
     #[arg(long, default_value_t = 0)]
     pub min_chars: u64,
-    /// Keep only documents whose identified language is one of these ISO 639-1 codes,
-    /// comma-separated (e.g. en,de); the others are counted as language.
+    /// Keep only documents whose identified language is one of these, comma-separated:
+    /// ISO 639-1 or 639-3 codes, any case (en,de or eng,deu, as Common Crawl's
+    /// WARC-Identified-Content-Language writes them); the others are counted as language.
+    /// A code of no language outward identifies is an error
     #[arg(long, value_delimiter = ',', value_name = "CODES")]
     pub lang: Vec<String>,
 }

@@ -28,7 +28,10 @@ pub fn run(args: RunArgs) -> ExitCode {
     config.force = args.force;
     config.remote.retries = args.retries;
     config.filters.min_chars = args.min_chars;
-    config.filters.set_languages(&args.lang);
+    if let Err(e) = config.filters.set_languages(&args.lang) {
+        eprintln!("error: --lang: {e}");
+        return ExitCode::from(2);
+    }
 
     let progress = std::sync::Arc::new(Progress::default());
     let start = Instant::now();

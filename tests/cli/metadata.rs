@@ -1,7 +1,7 @@
 //! End-to-end tests of the page and record metadata (#9): the keys a run adds, the filters
 //! `--min-chars` and `--lang` as counted skips, and the text bytes they must leave alone.
 
-use crate::common::{docs, manifest_lines, run, run_into, sample, testdata};
+use crate::common::{describe, docs, manifest_lines, run, run_into, sample, testdata};
 use outward::DocFilters;
 use outward::worker::{PageOutcome, process_page};
 use outward_core::{ExtractOptions, Format, methods};
@@ -121,6 +121,11 @@ fn min_chars_and_lang_are_counted_skips() {
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     assert!(summary.contains(&format!("language {not_en}")), "{summary}");
 
+    // ISO 639-3, as Common Crawl writes it, is the same filter (and the same config hash).
+    let (_dir, docs3, entry3, _) = run_sample(&["--lang", "eng"]);
+    assert_eq!(docs3, docs);
+    assert_eq!(entry3["config_hash"], entry["config_hash"]);
+
     let (_dir, docs, entry, _) = run_sample(&["--lang", "en,zh"]);
     let zh = all
         .iter()
@@ -233,4 +238,32 @@ fn record_metadata_comes_from_the_http_head() {
         panic!("not skipped");
     };
     assert_eq!(skip.reason, outward_base::counts::SkipReason::Language);
+}
+
+/// A language code the identifier never gives (`xx`, a typo, a name) would filter out every
+/// document and exit 0 with an empty corpus: it is a usage error naming the code and the
+/// accepted ones, before anything is read or written.
+#[test]
+fn an_unknown_language_code_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("out");
+    for bad in ["xx", "en,english"] {
+        let out = run(&[
+            "run".as_ref(),
+            "--lang".as_ref(),
+            bad.as_ref(),
+            "-o".as_ref(),
+            out_dir.as_os_str(),
+            sample().as_os_str(),
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+        let err = String::from_utf8_lossy(&out.stderr);
+        let named = bad.rsplit(',').next().unwrap();
+        assert!(
+            err.contains(&format!("unknown language code \"{named}\"")),
+            "{err}"
+        );
+        assert!(err.contains("en, eo, es"), "{err}");
+        assert!(!out_dir.join("manifest.jsonl").exists());
+    }
 }

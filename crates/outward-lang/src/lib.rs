@@ -240,6 +240,61 @@ pub fn prefix(text: &str, max: usize) -> &str {
     &text[..end]
 }
 
+/// Names of languages in other code sets than ISO 639-1 and whatlang's ISO 639-3, mapped to
+/// the code [`identify`] gives: the ISO 639-3 macrolanguages a user writes for Chinese,
+/// Persian and Norwegian (whatlang's are `cmn`, `pes`, `nob`), Norwegian's 639-1 `no`, and
+/// the ISO 639-2/B codes that differ from 639-3 (`ger`, `fre`, `chi`, …).
+const ALIASES: &[(&str, &str)] = &[
+    ("zho", "zh"),
+    ("chi", "zh"),
+    ("fas", "fa"),
+    ("per", "fa"),
+    ("nor", "nb"),
+    ("no", "nb"),
+    ("ger", "de"),
+    ("fre", "fr"),
+    ("dut", "nl"),
+    ("cze", "cs"),
+    ("gre", "el"),
+    ("rum", "ro"),
+    ("slo", "sk"),
+    ("arm", "hy"),
+    ("geo", "ka"),
+    ("mac", "mk"),
+    ("bur", "my"),
+];
+
+/// The code [`identify`] gives for the language a user names as `name`: an ISO 639-1 code
+/// (`en`), an ISO 639-3 code (`eng`, as Common Crawl's `WARC-Identified-Content-Language`
+/// writes it; `zho` or `cmn` for Chinese) or an ISO 639-2/B code (`ger`), in any case, with
+/// spaces around it or a BCP 47 region or script after it (`en-US`, `zh_Hans`). `None` for a
+/// code of no language the identifier knows.
+pub fn language_code(name: &str) -> Option<&'static str> {
+    let name = name.trim();
+    let name = name
+        .split(['-', '_'])
+        .next()
+        .unwrap_or(name)
+        .to_ascii_lowercase();
+    Lang::all()
+        .iter()
+        .find(|&&l| iso_639_1(l) == name || l.code() == name)
+        .map(|&l| iso_639_1(l))
+        .or_else(|| {
+            ALIASES
+                .iter()
+                .find(|(alias, _)| *alias == name)
+                .map(|&(_, code)| code)
+        })
+}
+
+/// The ISO 639-1 codes [`identify`] can give, sorted.
+pub fn language_codes() -> Vec<&'static str> {
+    let mut codes: Vec<&'static str> = Lang::all().iter().map(|&l| iso_639_1(l)).collect();
+    codes.sort_unstable();
+    codes
+}
+
 /// ISO 639-1 code of a whatlang language (every one of its 69 has one).
 pub fn iso_639_1(lang: Lang) -> &'static str {
     match lang {
@@ -318,6 +373,37 @@ pub fn iso_639_1(lang: Lang) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn language_codes_as_users_write_them() {
+        for (name, code) in [
+            ("en", "en"),
+            ("EN", "en"),
+            (" eng ", "en"),
+            ("spa", "es"),
+            ("zho", "zh"),
+            ("cmn", "zh"),
+            ("zh", "zh"),
+            ("ger", "de"),
+            ("deu", "de"),
+            ("no", "nb"),
+            ("pes", "fa"),
+            ("en-US", "en"),
+            ("zh_Hans", "zh"),
+        ] {
+            assert_eq!(language_code(name), Some(code), "{name}");
+        }
+        for name in ["xx", "", "english", "e", "-en", "xx-en"] {
+            assert_eq!(language_code(name), None, "{name}");
+        }
+        let codes = language_codes();
+        assert_eq!(codes.len(), 69);
+        assert!(codes.windows(2).all(|w| w[0] < w[1]));
+        // Every alias names a language the identifier gives.
+        for (alias, code) in ALIASES {
+            assert!(codes.contains(code), "{alias} → {code}");
+        }
+    }
 
     fn code(text: &str) -> Option<&'static str> {
         identify(text).map(|l| l.code)

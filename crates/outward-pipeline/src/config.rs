@@ -95,14 +95,33 @@ pub struct DocFilters {
 }
 
 impl DocFilters {
-    /// Keeps only documents in these languages, given as a user writes them: each code is
-    /// trimmed and lowercased, and empty ones are dropped.
-    pub fn set_languages<S: AsRef<str>>(&mut self, codes: impl IntoIterator<Item = S>) {
-        self.languages = codes
-            .into_iter()
-            .map(|l| l.as_ref().trim().to_ascii_lowercase())
-            .filter(|l| !l.is_empty())
-            .collect();
+    /// Keeps only documents in these languages, given as a user writes them (ISO 639-1 or
+    /// 639-3, any case: see `outward_lang::language_code`); blank codes are dropped. A code of
+    /// no language the identifier gives is an error naming it and the accepted codes: a
+    /// filter no document can pass would write an empty corpus and call it success.
+    pub fn set_languages<S: AsRef<str>>(
+        &mut self,
+        codes: impl IntoIterator<Item = S>,
+    ) -> Result<(), String> {
+        let mut languages: Vec<String> = Vec::new();
+        for name in codes {
+            let name = name.as_ref().trim();
+            if name.is_empty() {
+                continue;
+            }
+            let code = outward_lang::language_code(name).ok_or_else(|| {
+                format!(
+                    "unknown language code {name:?}: give ISO 639-1 or 639-3 codes (en or eng, \
+                     zh or zho) of the languages outward identifies: {}",
+                    outward_lang::language_codes().join(", ")
+                )
+            })?;
+            if !languages.iter().any(|l| l == code) {
+                languages.push(code.to_string());
+            }
+        }
+        self.languages = languages;
+        Ok(())
     }
 
     /// Why a page the cleaner measured as `cleaned` is over a budget, if it is.
