@@ -28,6 +28,13 @@ pub struct Cli {
 pub enum Command {
     /// Stream WARC or ARC files into zstd-compressed JSONL shards (one per input) plus a
     /// manifest.
+    #[command(
+        after_help = "Exit codes: 0 every input complete, empty (named in a warning) \
+        or unchanged; 1 some input partial (cut or damaged: its good records are written); \
+        3 some input failed (missing, not a WARC or ARC file, not writable; its manifest line \
+        says failed), or empty with --fail-empty; 2 usage or setup error, nothing written. \
+        With 1 or 3 the other inputs are done, and a rerun reads only what is left."
+    )]
     Run(RunArgs),
     /// Extract the main text of one HTML page (a file, or - for stdin).
     Extract(ExtractArgs),
@@ -384,6 +391,10 @@ pub struct RunArgs {
     /// Reprocess inputs even when the manifest says their output is complete.
     #[arg(long)]
     pub force: bool,
+    /// Count an input without a single record (a 0-byte file, a failed download; `status:
+    /// empty` in the manifest) as failed: exit code 3 instead of 0.
+    #[arg(long)]
+    pub fail_empty: bool,
     /// Remote inputs: failed requests or broken connections in a row before an input fails
     /// (waits 0.5 s, doubled each time up to 30 s; a byte received resets the count).
     #[arg(long, default_value_t = outward_remote::DEFAULT_RETRIES)]

@@ -32,18 +32,33 @@ pub fn print_run_summary(
     progress: &Progress,
     elapsed: f64,
     cpu: Option<f64>,
+    fail_empty: bool,
 ) {
     let mut totals = Counts::default();
     let mut fractions = FractionHistogram::default();
-    let (mut done, mut reused, mut partial, mut failed) = (0, 0, 0, 0);
+    let (mut done, mut reused, mut partial, mut empty, mut failed) = (0, 0, 0, 0, 0);
     for report in reports {
+        if report.is_empty_input() {
+            let (level, hint) = if fail_empty {
+                ("error", "")
+            } else {
+                ("warn", "; --fail-empty makes this a failure")
+            };
+            eprintln!(
+                "{level}: {}: empty: not a single record (a 0-byte file or a failed download \
+                 looks like this){hint}",
+                report.input.display()
+            );
+        }
         match &report.outcome {
             InputOutcome::Done {
                 entry,
                 fractions: f,
             } => {
                 done += 1;
-                if !entry.is_complete() {
+                if entry.is_empty_input() {
+                    empty += 1;
+                } else if !entry.is_complete() {
                     partial += 1;
                 }
                 totals.add(&entry.counts);
@@ -59,8 +74,8 @@ pub fn print_run_summary(
     let mut out = std::io::stdout().lock();
     let _ = writeln!(
         out,
-        "outward run: {} inputs: {done} processed ({partial} partial), {reused} unchanged (skipped), {failed} failed",
-        reports.len()
+        "outward run: {}: {done} processed ({partial} partial, {empty} empty), {reused} unchanged (skipped), {failed} failed",
+        plural(reports.len(), "input")
     );
     let _ = writeln!(
         out,
@@ -88,8 +103,8 @@ pub fn print_run_summary(
     let html_mb = totals.html_bytes as f64 / 1e6;
     let _ = writeln!(
         out,
-        "  {elapsed:.2} s wall, {} threads: {:.1} MB/s payload, {:.1} MB/s html, {:.0} pages/s",
-        config.threads,
+        "  {elapsed:.2} s wall, {}: {:.1} MB/s payload, {:.1} MB/s html, {:.0} pages/s",
+        plural(config.threads, "thread"),
         payload_mb / elapsed.max(1e-9),
         html_mb / elapsed.max(1e-9),
         totals.html as f64 / elapsed.max(1e-9)
@@ -110,4 +125,13 @@ pub fn print_run_summary(
         );
     }
     let _ = writeln!(out, "  output: {}", config.output.display());
+}
+
+/// "1 input", "2 inputs".
+fn plural(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
 }

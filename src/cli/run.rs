@@ -1,6 +1,7 @@
 //! `outward run`: inputs into shards and a manifest, with a ticker while it works and a
-//! summary when it ends. Exit code 0 when every input is complete, 1 when one is partial or
-//! failed (the others still done), 2 on a usage or setup error.
+//! summary when it ends. Exit code 0 when every input is complete (or empty), 1 when one is
+//! partial, 3 when one failed (or is empty, with `--fail-empty`): the others are still done;
+//! 2 on a usage or setup error.
 
 use super::args::RunArgs;
 use super::progress::{Ticker, cpu_seconds};
@@ -50,8 +51,23 @@ pub fn run(args: RunArgs) -> ExitCode {
     let elapsed = start.elapsed().as_secs_f64();
     let cpu = cpu_seconds().zip(cpu_start).map(|(a, b)| a - b);
 
-    print_run_summary(&reports, &config, &progress, elapsed, cpu);
-    if reports.iter().all(|r| r.is_complete()) {
+    print_run_summary(&reports, &config, &progress, elapsed, cpu, args.fail_empty);
+    exit_code(&reports, args.fail_empty)
+}
+
+/// 3 when some input failed (could not be read at all, or held no record under
+/// `--fail-empty`), else 1 when some input is partial, else 0: a Slurm array tells a path
+/// typo from a truncated download. Usage and setup errors (2) never get this far.
+fn exit_code(reports: &[outward::InputReport], fail_empty: bool) -> ExitCode {
+    if reports
+        .iter()
+        .any(|r| r.is_failed() || (fail_empty && r.is_empty_input()))
+    {
+        ExitCode::from(3)
+    } else if reports
+        .iter()
+        .all(|r| r.is_complete() || r.is_empty_input())
+    {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)

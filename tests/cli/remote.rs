@@ -144,7 +144,7 @@ fn a_server_that_is_down_fails_the_input_and_names_it() {
         "-o",
         out_dir.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(out.status.code(), Some(3), "{}", describe(&out));
     assert_eq!(server.requests().len(), 3);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -155,7 +155,7 @@ fn a_server_that_is_down_fails_the_input_and_names_it() {
     let up = TestServer::start(Faults::default());
     let missing = up.url("/missing.warc.gz");
     let out = run(&["run", &missing, "-o", out_dir.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(out.status.code(), Some(3), "{}", describe(&out));
     assert!(String::from_utf8_lossy(&out.stderr).contains("HTTP 404"));
     assert_eq!(up.requests().len(), 1);
 }
@@ -270,6 +270,6 @@ fn s3_objects_from_a_local_s3_server() {
         "-o",
         remote.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(out.status.code(), Some(3), "{}", describe(&out));
     assert!(String::from_utf8_lossy(&out.stderr).contains("HTTP 404"));
 }

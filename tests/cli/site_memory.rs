@@ -20,8 +20,8 @@ fn gazette_page(n: usize) -> String {
     format!(
         "<!doctype html><html><head><title>Story {n} - Town Gazette</title></head><body>\
          <div class=top><a href=/>Town Gazette</a> <a href=/sport>Sport</a></div>\
-         <div class=article><h2>Story {n}</h2>{story}<div class=letter><p>Subscribe to our \
-         weekly letter for the best stories, delivered free.</p></div></div>\
+         <div class=article><h2>Story {n}</h2>{story}<div class=letter><p>Our weekly letter \
+         brings the best stories to your inbox, free of charge.</p></div></div>\
          <div class=foot><p>Town Gazette, 1 Main Street. All rights reserved.</p></div>\
          </body></html>"
     )
@@ -99,7 +99,7 @@ fn site_memory_removes_repeated_blocks_deterministically() {
         assert_eq!(remembered.len(), 6);
         for ((url, before), (_, after)) in alone.iter().zip(&remembered) {
             assert!(
-                before.contains("Subscribe to our weekly letter"),
+                before.contains("Our weekly letter brings"),
                 "{url}: {before}"
             );
             // Every paragraph of the story stays.
@@ -109,7 +109,7 @@ fn site_memory_removes_repeated_blocks_deterministically() {
                 "{url}: {after}"
             );
             if url.contains("gazette.example") {
-                assert!(!after.contains("Subscribe"), "{url}: {after}");
+                assert!(!after.contains("weekly letter"), "{url}: {after}");
                 assert!(!after.contains("All rights reserved"), "{url}: {after}");
             } else {
                 // One page of its host: judged alone.
@@ -544,7 +544,7 @@ fn a_small_memory_budget_spills_and_changes_no_byte() {
     let subscribe = |path: &Path| {
         texts(path)
             .iter()
-            .filter(|(_, text)| text.contains("Subscribe"))
+            .filter(|(_, text)| text.contains("weekly letter"))
             .count()
     };
     assert_eq!(subscribe(&learned.join("many.jsonl.zst")), 0);

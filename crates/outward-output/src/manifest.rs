@@ -58,7 +58,9 @@ pub struct ManifestEntry {
     pub output_sha256: String,
     pub output_bytes: u64,
     pub counts: Counts,
-    /// "complete" or "partial".
+    /// "complete", "partial" (cut or damaged: its good records are written), "empty" (no
+    /// record at all: a failed download looks like this) or "failed" (not read at all: no
+    /// output; `error` says why).
     pub status: String,
     pub error: Option<String>,
     pub error_offset: Option<u64>,
@@ -69,6 +71,29 @@ pub struct ManifestEntry {
 impl ManifestEntry {
     pub fn is_complete(&self) -> bool {
         self.status == "complete"
+    }
+
+    /// An input read to its end without records: its output is an empty shard.
+    pub fn is_empty_input(&self) -> bool {
+        self.status == "empty"
+    }
+
+    /// The line of an input that could not be read at all (missing, not a WARC, an output
+    /// that could not be written): no output, `error` says why; a rerun tries it again.
+    pub fn failed(input: &str, identity: InputIdentity, error: String) -> ManifestEntry {
+        ManifestEntry {
+            input: input.to_string(),
+            identity,
+            output: String::new(),
+            output_sha256: String::new(),
+            output_bytes: 0,
+            counts: Counts::default(),
+            status: "failed".into(),
+            error: Some(error),
+            error_offset: None,
+            tool_version: String::new(),
+            config_hash: String::new(),
+        }
     }
 }
 
@@ -138,7 +163,10 @@ impl Manifest {
         config_hash: &str,
     ) -> Option<&ManifestEntry> {
         let entry = self.entries.get(&identity.path)?;
-        if &entry.identity != identity || entry.config_hash != config_hash || !entry.is_complete() {
+        if &entry.identity != identity
+            || entry.config_hash != config_hash
+            || !(entry.is_complete() || entry.is_empty_input())
+        {
             return None;
         }
         let out = dir.join(&entry.output);

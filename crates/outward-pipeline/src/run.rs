@@ -20,7 +20,7 @@ use crate::stream::{DocSink, ExtractedText, Stages, StreamResult, TextCollector,
 use outward_core::site::SampleNeeds;
 use outward_output::atomic::remove_stale_temp_files;
 use outward_output::format::OutputFormat;
-use outward_output::manifest::{MANIFEST, Manifest, ManifestEntry};
+use outward_output::manifest::{InputIdentity, MANIFEST, Manifest, ManifestEntry};
 use outward_output::output_stem;
 use outward_warc::reader::{FileKind, FileStatus, sniff_source};
 use std::io;
@@ -51,9 +51,25 @@ pub enum InputOutcome {
 impl InputReport {
     /// True when this input's output is complete.
     pub fn is_complete(&self) -> bool {
+        self.entry().is_some_and(ManifestEntry::is_complete)
+    }
+
+    /// True when this input was read to its end and held no record (a 0-byte file, a failed
+    /// download): `status: empty` in the manifest.
+    pub fn is_empty_input(&self) -> bool {
+        self.entry().is_some_and(ManifestEntry::is_empty_input)
+    }
+
+    /// True when this input could not be read at all.
+    pub fn is_failed(&self) -> bool {
+        matches!(self.outcome, InputOutcome::Failed(_))
+    }
+
+    /// Its manifest line, when it has output.
+    pub fn entry(&self) -> Option<&ManifestEntry> {
         match &self.outcome {
-            InputOutcome::Done { entry, .. } | InputOutcome::Reused(entry) => entry.is_complete(),
-            InputOutcome::Failed(_) => false,
+            InputOutcome::Done { entry, .. } | InputOutcome::Reused(entry) => Some(entry),
+            InputOutcome::Failed(_) => None,
         }
     }
 }
@@ -168,7 +184,37 @@ struct RunShared<'a> {
     manifest: Mutex<Manifest>,
 }
 
+/// [`read_input`], and for an input that could not be read at all a manifest line saying
+/// so (`status: failed`, no output), so the manifest accounts for every input given; a rerun
+/// tries it again. Its identity is the file's when it could be taken, else its path.
 fn run_input(input: &Path, shared: &RunShared) -> InputOutcome {
+    let (outcome, identity) = read_input(input, shared);
+    if let InputOutcome::Failed(error) = &outcome {
+        let identity = identity.unwrap_or_else(|| InputIdentity {
+            path: std::fs::canonicalize(input)
+                .unwrap_or_else(|_| input.to_path_buf())
+                .to_string_lossy()
+                .into_owned(),
+            size: 0,
+            mtime_ns: 0,
+            etag: None,
+        });
+        let mut entry = ManifestEntry::failed(&input.to_string_lossy(), identity, error.clone());
+        entry.tool_version = TOOL_VERSION.to_string();
+        entry.config_hash = shared.config_hash.clone();
+        // A manifest that cannot be written was the failure itself: nothing more to do.
+        let _ = shared
+            .manifest
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .append(entry);
+    }
+    outcome
+}
+
+/// Reads one input into its shard and appends its manifest line; also returns the input's
+/// identity when it could be taken.
+fn read_input(input: &Path, shared: &RunShared) -> (InputOutcome, Option<InputIdentity>) {
     let RunShared {
         stages,
         config_hash,
@@ -178,36 +224,42 @@ fn run_input(input: &Path, shared: &RunShared) -> InputOutcome {
     let config = stages.config;
     let opened = match open_input(input, &config.remote) {
         Ok(opened) => opened,
-        Err(e) => return InputOutcome::Failed(format!("cannot read input: {e}")),
+        Err(e) => {
+            return (
+                InputOutcome::Failed(format!("cannot read input: {e}")),
+                None,
+            );
+        }
     };
     let identity = opened.identity.clone();
+    let failed = |e: String| (InputOutcome::Failed(e), Some(identity.clone()));
     if !config.force {
         let m = manifest.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(entry) = m.reusable(&config.output, &identity, config_hash) {
-            return InputOutcome::Reused(entry.clone());
+            return (InputOutcome::Reused(entry.clone()), Some(identity));
         }
     }
-    // A file that is neither WARC nor ARC gets no output and no manifest line: there is
-    // nothing to resume, and nothing sends it back to work on a rerun. ARC files are read
-    // like WARC files (the reader dispatches on the same sniff).
+    // A file that is neither WARC nor ARC gets no output; its manifest line says it failed
+    // (`run_input`), so a rerun tries it again. ARC files are read like WARC files (the
+    // reader dispatches on the same sniff).
     match sniff_source(opened.source.as_ref()) {
         Ok(FileKind::Warc | FileKind::Arc | FileKind::Empty) => {}
         Ok(FileKind::Other { starts_with }) => {
-            return InputOutcome::Failed(format!(
+            return failed(format!(
                 "not a WARC or ARC file (it starts with \"{starts_with}\")"
             ));
         }
-        Err(e) => return InputOutcome::Failed(format!("cannot read input: {e}")),
+        Err(e) => return failed(format!("cannot read input: {e}")),
     }
     let stem = output_stem(input);
     let output = shared.output_format.file_name(&stem);
     let mut sink = match shared.output_format.create(&config.output, &stem) {
         Ok(w) => w,
-        Err(e) => return InputOutcome::Failed(format!("cannot create output: {e}")),
+        Err(e) => return failed(format!("cannot create output: {e}")),
     };
     let result = match stream_input(input, &opened.source, stages, &mut sink) {
         Ok(r) => r,
-        Err(e) => return InputOutcome::Failed(e.to_string()),
+        Err(e) => return failed(e.to_string()),
     };
     if let Some(retried) = opened.retried().filter(|&n| n > 0) {
         stages
@@ -216,7 +268,7 @@ fn run_input(input: &Path, shared: &RunShared) -> InputOutcome {
     }
     let info = match sink.finish() {
         Ok(info) => info,
-        Err(e) => return InputOutcome::Failed(format!("cannot finish output: {e}")),
+        Err(e) => return failed(format!("cannot finish output: {e}")),
     };
     // A file written, truncated or replaced while it was read gives an output that may mix
     // its versions: it is partial, and its identity (taken before the read) no longer matches
@@ -234,7 +286,11 @@ fn run_input(input: &Path, shared: &RunShared) -> InputOutcome {
             },
         };
     }
-    let status = result.status.name();
+    // Read to its end without a single record: a 0-byte file, a failed download.
+    let status = match result.status {
+        FileStatus::Complete if result.counts.records == 0 => "empty",
+        _ => result.status.name(),
+    };
     let (error, error_offset) = match &result.status {
         FileStatus::Complete => (None, None),
         FileStatus::Partial { offset, error } => (Some(error.clone()), Some(*offset)),
@@ -251,7 +307,7 @@ fn run_input(input: &Path, shared: &RunShared) -> InputOutcome {
     }
     let entry = ManifestEntry {
         input: input.to_string_lossy().into_owned(),
-        identity,
+        identity: identity.clone(),
         output,
         output_sha256: info.file.sha256,
         output_bytes: info.file.bytes,
@@ -267,12 +323,15 @@ fn run_input(input: &Path, shared: &RunShared) -> InputOutcome {
         .unwrap_or_else(|e| e.into_inner())
         .append(entry.clone())
     {
-        return InputOutcome::Failed(format!("cannot write manifest: {e}"));
+        return failed(format!("cannot write manifest: {e}"));
     }
-    InputOutcome::Done {
-        entry,
-        fractions: result.fractions,
-    }
+    (
+        InputOutcome::Done {
+            entry,
+            fractions: result.fractions,
+        },
+        Some(identity),
+    )
 }
 
 /// Extracts every document of one input into memory, in input order, with the same stages

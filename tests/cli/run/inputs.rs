@@ -85,26 +85,62 @@ fn exit_codes_and_damaged_inputs() {
     assert_eq!(e["status"], "partial");
     assert!(e["error_offset"].is_u64());
 
-    // A missing input: 1, the other input still done.
+    // A missing input: 3 (failed, not partial: a Slurm array tells a path typo from a cut
+    // download), the other input still done, and a manifest line that says so.
     let out3 = tmp.path().join("out3");
     let missing = tmp.path().join("missing.warc.gz");
-    run_into(&out3, &[], &[&good_a, &missing], 1);
+    let r = run_into(&out3, &[], &[&good_a, &missing], 3);
     assert!(out3.join("a.jsonl.zst").exists());
+    assert!(stdout(&r).contains("1 failed"), "{}", stdout(&r));
+    let m = manifest(&out3);
+    assert_eq!(m[""]["status"], "failed");
+    assert!(
+        m[""]["input"]
+            .as_str()
+            .unwrap()
+            .ends_with("missing.warc.gz")
+    );
+    assert!(
+        m[""]["error"]
+            .as_str()
+            .unwrap()
+            .contains("No such file or directory")
+    );
+    // A missing input and a partial one: 3 wins.
+    run_into(&out3, &[], &[&broken, &missing], 3);
+    // The input back in place: read on the next run, the failed line replaced.
+    std::fs::copy(&good_c, &missing).unwrap();
+    run_into(&out3, &[], &[&good_a, &missing], 0);
+    assert_eq!(manifest(&out3)["missing.jsonl.zst"]["status"], "complete");
 }
 
 #[test]
 fn degenerate_inputs() {
     let tmp = tempfile::tempdir().unwrap();
-    // An empty file: complete, no records, a shard that zstd tools read as empty (a zero-byte
-    // file is not one: `zstd -t` and the zstd crate reject it as "unexpected end of file").
+    // An empty file (what a failed download looks like): status `empty`, no records, a
+    // warning naming it, exit 0 (3 with --fail-empty, also when the rerun reuses it); a shard
+    // that zstd tools read as empty (a zero-byte file is not one: `zstd -t` and the zstd
+    // crate reject it as "unexpected end of file").
     let empty = tmp.path().join("empty.warc.gz");
     std::fs::write(&empty, b"").unwrap();
     let out = tmp.path().join("o1");
-    run_into(&out, &[], &[&empty], 0);
+    let r = run_into(&out, &[], &[&empty], 0);
     let e = &manifest(&out)["empty.jsonl.zst"];
-    assert_eq!(e["status"], "complete");
+    assert_eq!(e["status"], "empty");
     assert_eq!(e["counts"]["records"], 0);
     assert!(shard_bytes(&out.join("empty.jsonl.zst")).is_empty());
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(
+        err.contains("empty.warc.gz: empty: not a single record"),
+        "{err}"
+    );
+    assert!(
+        stdout(&r).contains("(0 partial, 1 empty)"),
+        "{}",
+        stdout(&r)
+    );
+    let r = run_into(&out, &["--fail-empty"], &[&empty], 3);
+    assert!(stdout(&r).contains("1 unchanged"), "{}", stdout(&r));
     // The same for real files without HTML pages (a WET file).
     if let Some(samples) = shared_data("samples") {
         let wet = samples.join("real/commoncrawl+whirlwind-python/whirlwind.warc.wet.gz");
@@ -115,8 +151,7 @@ fn degenerate_inputs() {
         assert_eq!(e["counts"]["written"], 0);
     }
     // Files that are not WARC (random bytes named .warc.gz, plain text, a PNG): failed with
-    // what they start with, exit 1, no output file and no manifest line, so a rerun does not
-    // count them as work left half done.
+    // what they start with, exit 3, no output file, a manifest line that says it failed.
     let mut rng = testkit::SplitMix64::new(1);
     let junk: Vec<u8> = (0..5000).map(|_| rng.next_u64() as u8).collect();
     let notes = b"these are my notes, not a WARC file\n".repeat(50);
@@ -128,7 +163,7 @@ fn degenerate_inputs() {
         let path = tmp.path().join(name);
         std::fs::write(&path, bytes).unwrap();
         let out = tmp.path().join(format!("out-{name}"));
-        let r = run_into(&out, &[], &[&path], 1);
+        let r = run_into(&out, &[], &[&path], 3);
         let err = String::from_utf8_lossy(&r.stderr);
         assert!(
             err.contains("not a WARC or ARC file (it starts with"),
@@ -137,7 +172,10 @@ fn degenerate_inputs() {
         if let Some(starts) = starts {
             assert!(err.contains(starts), "{err}");
         }
-        assert!(manifest(&out).is_empty(), "{name}");
+        let m = manifest(&out);
+        assert_eq!(m.len(), 1, "{name}");
+        assert_eq!(m[""]["status"], "failed", "{name}");
+        assert_eq!(m[""]["output_bytes"], 0, "{name}");
         assert!(
             files_in(&out).iter().all(|f| !f.ends_with(".jsonl.zst")),
             "{name}: {:?}",
@@ -428,7 +466,7 @@ fn input_lists_plain_gzipped_and_remote() {
         "--input-list",
         remote.to_str().unwrap(),
     ]);
-    assert_eq!(code(&r), 1, "{}", describe(&r));
+    assert_eq!(code(&r), 3, "{}", describe(&r));
     assert!(
         String::from_utf8_lossy(&r.stderr)
             .contains("error: https://data.invalid/crawl-data/x.warc.gz: cannot read input"),
