@@ -288,6 +288,18 @@ pub fn language_code(name: &str) -> Option<&'static str> {
         })
 }
 
+/// The ISO 639-3 code of a code [`identify`] gives, as Common Crawl writes it in
+/// `WARC-Identified-Content-Language` (its CLD2 names macrolanguages: `zho` for Chinese, `fas`
+/// for Persian, where whatlang says `cmn` and `pes`). `None` for a code it never gives.
+pub fn iso_639_3(code: &str) -> Option<&'static str> {
+    let lang = Lang::all().iter().find(|&&l| iso_639_1(l) == code)?;
+    Some(match lang {
+        Lang::Cmn => "zho",
+        Lang::Pes => "fas",
+        other => other.code(),
+    })
+}
+
 /// The ISO 639-1 codes [`identify`] can give, sorted.
 pub fn language_codes() -> Vec<&'static str> {
     let mut codes: Vec<&'static str> = Lang::all().iter().map(|&l| iso_639_1(l)).collect();
@@ -398,6 +410,15 @@ mod tests {
         }
         let codes = language_codes();
         assert_eq!(codes.len(), 69);
+        // And back, as Common Crawl writes them: every code has one, which maps home.
+        for code in &codes {
+            let three = iso_639_3(code).unwrap();
+            assert_eq!(three.len(), 3, "{code}");
+            assert_eq!(language_code(three), Some(*code), "{three}");
+        }
+        assert_eq!(iso_639_3("zh"), Some("zho"));
+        assert_eq!(iso_639_3("en"), Some("eng"));
+        assert_eq!(iso_639_3("xx"), None);
         assert!(codes.windows(2).all(|w| w[0] < w[1]));
         // Every alias names a language the identifier gives.
         for (alias, code) in ALIASES {

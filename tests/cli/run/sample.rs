@@ -391,6 +391,8 @@ with open(sys.argv[1], "rb") as f:
             "date": h.get_header("WARC-Date"),
             "content_type": h.get_header("Content-Type"),
             "digest_ok": h.get_header("WARC-Block-Digest") in (None, digest),
+            "payload_digest_ok": h.get_header("WARC-Payload-Digest") in (None, digest),
+            "language": h.get_header("WARC-Identified-Content-Language"),
             "text": body.decode("utf-8"),
         }))
 "#;
@@ -444,6 +446,17 @@ fn wet_output_holds_the_same_documents_and_reads_with_warcio() {
         assert_eq!(record["date"], doc["created"]);
         assert_eq!(record["content_type"], "text/plain");
         assert_eq!(record["digest_ok"], true, "{record}");
+        assert_eq!(record["payload_digest_ok"], true, "{record}");
+        // The language as Common Crawl writes it: ISO 639-3 (`eng`, `zho`), naming the
+        // document's own.
+        match doc["metadata"]["language"].as_str() {
+            Some(code) => {
+                let three = record["language"].as_str().expect("a language header");
+                assert!(three.len() == 3 && three != code, "{record}");
+                assert_eq!(outward_lang::language_code(three), Some(code), "{record}");
+            }
+            None => assert!(record["language"].is_null(), "{record}"),
+        }
         // warcio hands back the block; the record ends with CRLF CRLF after it.
         assert_eq!(record["text"], doc["text"]);
         assert_ne!(record["id"], doc["id"]);

@@ -9,6 +9,8 @@
 //! WARC-Record-ID: <urn:uuid:…>          derived from the response's id
 //! WARC-Refers-To: <the response's WARC-Record-ID>
 //! WARC-Block-Digest: sha1:<base32 of the text's SHA-1>
+//! WARC-Payload-Digest: sha1:<the same>    as Common Crawl's WET records have it
+//! WARC-Identified-Content-Language: <ISO 639-3, `eng`>  when the text's language is known
 //! WARC-Identified-Payload-Type: text/plain
 //! Content-Type: text/plain
 //! Content-Length: <bytes of text>
@@ -126,11 +128,15 @@ impl ShardWrite for WetShard {
             &name_uuid("conversion", &doc.id),
         );
         header(&mut self.record, "WARC-Refers-To", &doc.id);
-        header(
-            &mut self.record,
-            "WARC-Block-Digest",
-            &format!("sha1:{}", base32::encode(&Sha1::digest(text))),
-        );
+        // A conversion record's payload is its block (no HTTP headers): Common Crawl's WET
+        // records give both digests, equal.
+        let digest = format!("sha1:{}", base32::encode(&Sha1::digest(text)));
+        header(&mut self.record, "WARC-Block-Digest", &digest);
+        header(&mut self.record, "WARC-Payload-Digest", &digest);
+        if let Some(language) = doc.metadata.language.as_deref() {
+            let code = outward_lang::iso_639_3(language).unwrap_or(language);
+            header(&mut self.record, "WARC-Identified-Content-Language", code);
+        }
         // DataTrove's WarcReader takes a conversion record only with this payload type (or
         // what libmagic guesses without it).
         header(
@@ -231,7 +237,9 @@ mod tests {
     fn records_are_warc_conversions_of_the_documents() {
         let dir = tempfile::tempdir().unwrap();
         let mut w = Wet.create(dir.path(), "in").unwrap();
-        let docs: Vec<Document> = (0..3).map(sample_document).collect();
+        let mut docs: Vec<Document> = (0..3).map(sample_document).collect();
+        docs[1].metadata.language = None;
+        docs[2].metadata.language = Some("zh".into());
         for d in &docs {
             w.write(d).unwrap();
         }
@@ -260,6 +268,22 @@ mod tests {
                 base32::encode(&Sha1::digest(doc.text.as_bytes()))
             );
             assert!(lines.contains(&digest.as_str()));
+            let payload = digest.replace("Block", "Payload");
+            assert!(lines.contains(&payload.as_str()), "{head}");
+            let language = doc.metadata.language.as_deref().map(|l| {
+                format!(
+                    "WARC-Identified-Content-Language: {}",
+                    outward_lang::iso_639_3(l).unwrap()
+                )
+            });
+            assert_eq!(
+                language.is_some(),
+                head.contains("WARC-Identified-Content-Language: "),
+                "{head}"
+            );
+            if let Some(language) = language {
+                assert!(lines.contains(&language.as_str()), "{head}");
+            }
         }
     }
 
