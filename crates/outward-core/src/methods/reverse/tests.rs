@@ -15,8 +15,8 @@ fn news_page(n: usize) -> String {
         .collect();
     format!(
         "<html><body><div class=top><a href=/>Town Gazette</a></div><div class=article>\
-         <h2>Story {n}</h2>{story}<div class=letter><p>Subscribe to our weekly letter for \
-         the best stories, delivered free.</p></div></div>\
+         <h2>Story {n}</h2>{story}<div class=letter><p>Our weekly letter brings the best \
+         stories to your inbox, free of charge.</p></div></div>\
          <div class=foot><p>Town Gazette, 1 Main Street. All rights reserved.</p></div></body></html>"
     )
 }
@@ -334,12 +334,12 @@ fn site_memory_removes_the_hosts_repeated_blocks_from_the_article() {
     let alone = Reverse::default().extract(&page, SiteContext::none());
     let with_site = Reverse::default().extract(&page, &memory.context(page.host()));
     assert!(
-        alone.text().contains("Subscribe to our weekly letter"),
+        alone.text().contains("Our weekly letter brings"),
         "{}",
         alone.text()
     );
     assert!(
-        !with_site.text().contains("Subscribe"),
+        !with_site.text().contains("weekly letter"),
         "{}",
         with_site.text()
     );
