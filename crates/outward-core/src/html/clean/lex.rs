@@ -245,19 +245,23 @@ pub(super) fn find_raw_end(src: &[u8], from: usize, name: &[u8]) -> usize {
     let mut i = from;
     while let Some(at) = END_TAG_OPEN.find(&src[i..]) {
         let p = i + at;
-        let name_at = p + 2;
-        let name_end = name_at + name.len();
-        if name_end <= src.len()
-            && src[name_at..name_end].eq_ignore_ascii_case(name)
-            && src
-                .get(name_end)
-                .is_none_or(|&b| is_ws(b) || b == b'/' || b == b'>')
-        {
+        if names_tag(src, p + 2, name, true) {
             return p;
         }
         i = p + 2;
     }
     src.len()
+}
+
+/// Whether `src` holds the tag name `name` (any case) at `at`, followed by whitespace, `/` or
+/// `>` (or, when `at_end_too`, the end of input): where a tokenizer reads a tag of that name.
+fn names_tag(src: &[u8], at: usize, name: &[u8], at_end_too: bool) -> bool {
+    let end = at + name.len();
+    src.get(at..end)
+        .is_some_and(|n| n.eq_ignore_ascii_case(name))
+        && src
+            .get(end)
+            .map_or(at_end_too, |&b| is_ws(b) || b == b'/' || b == b'>')
 }
 
 static COMMENT_OPEN: LazyLock<memmem::Finder<'static>> =
@@ -282,13 +286,7 @@ pub(super) fn find_script_end(src: &[u8], from: usize) -> usize {
         Escaped,
         DoubleEscaped,
     }
-    let names_script = |at: usize| {
-        src.get(at..at + 6)
-            .is_some_and(|name| name.eq_ignore_ascii_case(b"script"))
-            && src
-                .get(at + 6)
-                .is_some_and(|&b| is_ws(b) || b == b'/' || b == b'>')
-    };
+    let names_script = |at: usize| names_tag(src, at, b"script", false);
     let mut state = State::Data;
     let mut i = from;
     while let Some(at) = memchr::memchr2(b'<', b'-', &src[i..]) {

@@ -3,7 +3,7 @@
 //! site memory's template holds, that are boilerplate-hinted (where the hint holds and the
 //! element is no peer of the seed's) or link lists (seed 000's rules 1-2; in a listing,
 //! menus only: its items are links) — the `prune` guard —, lists of cards for other stories
-//! (`teasers`), notices that the page needs JavaScript (`notices`) and, for `reverse-stage`, those
+//! (`teasers`), notices that the page needs JavaScript and sign-in prompts (`notices`) and, for `reverse-stage`, those
 //! the learned stage calls boilerplate. An ancestor of the seed is never pruned.
 //!
 //! Invariants: the tree is walked once per root; each element is judged once, top down (a
@@ -129,7 +129,7 @@ pub(super) fn emit(
                     teaser_list(next) || (prune_on && link_list(next))
                 }))
     };
-    // Notices that the page needs JavaScript or a newer browser.
+    // Notices that the page needs JavaScript or a newer browser, and sign-in prompts.
     let notices_on = read.on(Guard::Notices);
     let notice = |id: u32| notices_on && is_notice(tree, buf, scores, id);
     let rules_prune = |id: u32| template_at(id) || hint_or_links(id) || teasers(id) || notice(id);

@@ -26,7 +26,7 @@
 use crate::html::tree::{Kind, Tree};
 use crate::methods::reverse::scores::BlockScores;
 use crate::text::page_title::flat_text;
-use aho_corasick::{AhoCorasick, AhoCorasickKind};
+use aho_corasick::AhoCorasick;
 use std::sync::LazyLock;
 
 /// A notice has at most this many words.
@@ -115,7 +115,6 @@ const PROMPT_PHRASES: &[&str] = &[
 static NOTICE_WORDS: LazyLock<AhoCorasick> = LazyLock::new(|| {
     AhoCorasick::builder()
         .ascii_case_insensitive(true)
-        .kind(Some(AhoCorasickKind::DFA))
         .build([
             "javascript",
             "java script",
@@ -164,7 +163,12 @@ pub(in crate::methods::reverse) fn is_notice(
     if bytes.len() > NOTICE_MAX_BYTES || !NOTICE_WORDS.is_match(bytes) {
         return false;
     }
-    let text = flat_text(buf, n.start as usize, n.end as usize);
+    is_notice_text(&flat_text(buf, n.start as usize, n.end as usize))
+}
+
+/// Whether `text` is a notice's: at most [`NOTICE_MAX_WORDS`] words that say what the page
+/// needs or ask the reader to sign in.
+fn is_notice_text(text: &str) -> bool {
     let words: Vec<&str> = text.split_whitespace().collect();
     if words.is_empty() || words.len() > NOTICE_MAX_WORDS {
         return false;
@@ -201,14 +205,6 @@ fn asks_to_sign_in(line: &str) -> bool {
 mod tests {
     use super::*;
 
-    fn notice(text: &str) -> bool {
-        let words: Vec<&str> = text.split_whitespace().collect();
-        let line = words.join(" ").to_lowercase();
-        !words.is_empty()
-            && words.len() <= NOTICE_MAX_WORDS
-            && (says_what_the_page_needs(&line) || asks_to_sign_in(&line))
-    }
-
     #[test]
     fn notices_and_sentences_about_javascript() {
         for text in [
@@ -224,7 +220,7 @@ mod tests {
             "Subscribe to our newsletter",
             "Register",
         ] {
-            assert!(notice(text), "{text}");
+            assert!(is_notice_text(text), "{text}");
         }
         for prose in [
             "React components are JavaScript functions that return markup:",
@@ -237,7 +233,7 @@ mod tests {
              when building advanced logic.",
             "",
         ] {
-            assert!(!notice(prose), "{prose}");
+            assert!(!is_notice_text(prose), "{prose}");
         }
     }
 }
