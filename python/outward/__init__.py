@@ -120,13 +120,18 @@ def process_warc(
     ``threads`` (0: every core), ``zstd_level``, ``max_record_bytes``, ``max_nodes``,
     ``max_depth``, ``max_work``, ``max_comparisons``, ``min_chars``, ``lang`` (``"en,de"`` or a list), ``force``, ``retries``,
     ``similarity``, ``model``, ``favor``, ``site_memory``, ``sites``, ``sites_update``,
-    ``site_min_pages``, ``site_memory_mib`` (what site memory may hold, as ``--site-memory-mib``).
+    ``site_min_pages``, ``site_memory_mib`` (what site memory may hold, as ``--site-memory-mib``),
+    ``fail_empty`` (an input without a single record raises ``OSError``, as
+    ``--fail-empty`` makes it a failure).
 
-    Returns ``input``, ``status`` (``complete``, ``partial`` or ``unchanged``), ``output``
-    (the shard's path), ``counts``, ``nodes_fraction_median``/``_p90``, ``manifest`` (the
-    manifest entry) and ``warnings`` (skipped records, with their ids). A file that cannot
-    be read raises ``OSError`` naming it; a truncated file is ``partial``, its good
-    records written.
+    Returns ``input``, ``status`` (``complete``, ``partial``, ``empty`` (not a single record:
+    a 0-byte file, a failed download) or ``unchanged``), ``output`` (the shard's path),
+    ``counts``, ``nodes_fraction_median``/``_p90``, ``manifest`` (the manifest entry, with
+    the ``settings`` that decided it), ``settings_changed`` (when the input was done before
+    with other settings: what changed, e.g. ``"--lang en (was any)"``; else ``None``) and
+    ``warnings`` (skipped records, with their ids; a rewrite, and the removal of an output in
+    another format). A file that cannot be read raises ``OSError`` naming it; a truncated
+    file is ``partial``, its good records written.
     """
     line = _outward.process_warc_json(os.fspath(path), os.fspath(output_dir), **options)
     return json.loads(line)

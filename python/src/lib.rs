@@ -330,16 +330,41 @@ fn process_warc_json(
     output_dir: PathBuf,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<String> {
-    let config = run_config("process_warc", output_dir.clone(), options)?;
+    // `fail_empty` says what an empty input means to the caller, not how it is run.
+    let options = options.map(|o| o.copy()).transpose()?;
+    let fail_empty = match &options {
+        Some(o) => {
+            let value = o.get_item("fail_empty")?;
+            o.del_item("fail_empty").ok();
+            match value.filter(|v| !v.is_none()) {
+                Some(v) => v
+                    .extract::<bool>()
+                    .map_err(|_| PyTypeError::new_err("option fail_empty: a bool"))?,
+                None => false,
+            }
+        }
+        None => false,
+    };
+    let config = run_config("process_warc", output_dir.clone(), options.as_ref())?;
     let collected = Collected::default();
     let inputs = [path.clone()];
     let reports = py
         .detach(|| pipeline::run(&inputs, &config, &Progress::default(), &collected))
         .map_err(|e| PyOSError::new_err(format!("{}: {e}", path.display())))?;
     let report = reports.into_iter().next().expect("one report per input");
-    let (status, entry, fractions) = match report.outcome {
-        InputOutcome::Done { entry, fractions } => (entry.status.clone(), entry, Some(fractions)),
-        InputOutcome::Reused(entry) => ("unchanged".to_string(), entry, None),
+    if fail_empty && report.is_empty_input() {
+        return Err(PyOSError::new_err(format!(
+            "{}: empty: not a single record (a 0-byte file or a failed download looks like this)",
+            path.display()
+        )));
+    }
+    let (status, entry, fractions, rewritten) = match report.outcome {
+        InputOutcome::Done {
+            entry,
+            fractions,
+            rewritten,
+        } => (entry.status.clone(), entry, Some(fractions), rewritten),
+        InputOutcome::Reused(entry) => ("unchanged".to_string(), entry, None, None),
         InputOutcome::Failed(e) => {
             return Err(PyOSError::new_err(format!("{}: {e}", path.display())));
         }
@@ -353,6 +378,7 @@ fn process_warc_json(
     );
     summary["output"] = output_dir.join(&entry.output).to_string_lossy().into();
     summary["manifest"] = serde_json::json!(entry);
+    summary["settings_changed"] = serde_json::json!(rewritten);
     Ok(summary.to_string())
 }
 

@@ -142,3 +142,21 @@ def test_the_outward_reader_streams_an_http_data_folder(http_dir, tmp_path):
 def test_the_outward_reader_checks_its_options():
     with pytest.raises(ValueError, match="unknown method"):
         OutwardWarcReader("/tmp", method="nope")
+
+
+def test_datatrove_reads_our_wet_output(outward_bin, tmp_path):
+    """`--output-format wet` (with Common Crawl's language and payload-digest headers) reads
+    with DataTrove's own WarcReader: each conversion record is a document with its text."""
+    run = tmp_path / "run"
+    for fmt in ("dolma", "wet"):
+        cli = run_cli(outward_bin, "run", "--output-format", fmt, "-o", str(run / fmt), str(TESTDATA / "sample.warc.gz"))
+        assert cli.returncode == 0, cli.stderr
+    expected = shard_lines(run / "dolma" / "sample.jsonl.zst")
+    wet = run / "wet" / "sample.warc.wet.gz"
+    docs = run_pipeline(
+        [WarcReader(str(wet.parent), glob_pattern=wet.name), JsonlWriter(str(tmp_path / "dt" / "docs"), compression=None)],
+        tmp_path / "dt",
+    )
+    assert sorted(d["text"] for d in docs.values()) == sorted(d["text"] for d in expected)
+    urls = {d["metadata"]["url"] for d in docs.values()}
+    assert urls == {d["metadata"]["url"] for d in expected}

@@ -26,8 +26,27 @@ def test_process_warc_writes_the_bytes_of_outward_run(outward_bin, tmp_path):
     # Resume: the manifest entry matches, so the input is not read again, unless forced.
     assert outward.process_warc(SAMPLE, py_dir)["status"] == "unchanged"
     assert outward.process_warc(SAMPLE, py_dir, force=True)["status"] == "complete"
-    # Another method is another configuration: processed again.
-    assert outward.process_warc(SAMPLE, py_dir, method="fulltext")["status"] == "complete"
+    # Another method is another configuration: processed again, and said so.
+    other = outward.process_warc(SAMPLE, py_dir, method="fulltext")
+    assert other["status"] == "complete"
+    assert other["settings_changed"] == ["--method fulltext (was reverse-stage)"]
+    assert any("settings changed: --method fulltext" in w for w in other["warnings"])
+    assert other["manifest"]["settings"]["--method"] == "fulltext"
+    assert outward.process_warc(SAMPLE, py_dir, method="fulltext")["settings_changed"] is None
+
+
+def test_process_warc_tells_an_empty_input_and_fails_it_when_asked(tmp_path):
+    empty = tmp_path / "empty.warc.gz"
+    empty.write_bytes(b"")
+    summary = outward.process_warc(empty, tmp_path / "out")
+    assert summary["status"] == "empty"
+    assert summary["counts"]["records"] == 0
+    with pytest.raises(OSError, match="empty: not a single record"):
+        outward.process_warc(empty, tmp_path / "out2", fail_empty=True)
+    with pytest.raises(TypeError, match="fail_empty"):
+        outward.process_warc(empty, tmp_path / "out3", fail_empty="yes")
+    # A WARC with records is not empty, fail_empty or not.
+    assert outward.process_warc(SAMPLE, tmp_path / "out4", fail_empty=True)["status"] == "complete"
 
 
 def test_process_warc_options_are_checked_and_passed(tmp_path):

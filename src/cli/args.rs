@@ -235,18 +235,9 @@ pub fn format_parser() -> impl clap::builder::TypedValueParser<Value = Format> {
     .map(|name: String| Format::from_name(&name).expect("a listed format"))
 }
 
+/// Site memory: what repeats across each host's pages (`run` and `eval`).
 #[derive(Args)]
-pub struct MethodArgs {
-    /// Extraction method.
-    #[arg(long, value_parser = method_parser(), default_value = methods::DEFAULT)]
-    pub method: String,
-    /// Tree-similarity threshold for widening the content root (paper: 0.8).
-    #[arg(long, default_value_t = 0.8)]
-    pub similarity: f64,
-    /// A page's budget of child-pair evaluations for the tree similarity (paper's climb):
-    /// when it runs out the climb stops where it is, and the page is counted as degraded.
-    #[arg(long, default_value_t = outward_core::DEFAULT_MAX_COMPARISONS, value_parser = clap::value_parser!(u64).range(1..))]
-    pub max_comparisons: u64,
+pub struct SiteArgs {
     /// Learn what repeats across each host's pages from the inputs first (one more read of
     /// them), and leave it out of the main text (`reverse`). `eval` learns per input file.
     #[arg(long, conflicts_with = "sites")]
@@ -255,11 +246,6 @@ pub struct MethodArgs {
     /// --site-memory, without reading the inputs twice).
     #[arg(long, value_name = "STORE")]
     pub sites: Option<PathBuf>,
-    /// With --sites (run only): add the pages this run reads to the store when it ends (nightly
-    /// rebuilds: the next run knows more of each host). This run extracts with the store as
-    /// it was.
-    #[arg(long, requires = "sites")]
-    pub sites_update: bool,
     /// With --site-memory: a block is template when this many distinct pages of its host
     /// hold it (and a host needs this many pages).
     #[arg(long, default_value_t = outward_core::site::DEFAULT_MIN_PAGES, value_parser = clap::value_parser!(u32).range(2..))]
@@ -269,6 +255,37 @@ pub struct MethodArgs {
     /// keep a cache of at most this much.
     #[arg(long, value_name = "MIB", default_value_t = SITE_MEMORY_MIB, value_parser = clap::value_parser!(u64).range(1..))]
     pub site_memory_mib: u64,
+}
+
+impl SiteArgs {
+    /// Sets `config`'s site memory from these flags.
+    pub fn apply(&self, config: &mut RunConfig) {
+        config.sites = match (&self.sites, self.site_memory) {
+            (Some(store), _) => SiteSource::Store(store.clone()),
+            (None, true) => SiteSource::Inputs,
+            (None, false) => SiteSource::None,
+        };
+        config.site_min_pages = self.site_min_pages;
+        config.site_memory_bytes = outward::sites::mib_bytes(self.site_memory_mib);
+    }
+}
+
+/// The extraction method and its options (`run`, `extract`, `eval`).
+#[derive(Args)]
+pub struct MethodArgs {
+    /// Extraction method: reverse-stage (the default) and reverse are outward's own; paper,
+    /// layout, template, svm, cluster and linenet each implement one published paper
+    /// (docs/methods.md names them and compares their scores); fulltext keeps every visible
+    /// word.
+    #[arg(long, value_parser = method_parser(), default_value = methods::DEFAULT)]
+    pub method: String,
+    /// Tree-similarity threshold for widening the content root (paper: 0.8).
+    #[arg(long, default_value_t = 0.8)]
+    pub similarity: f64,
+    /// A page's budget of child-pair evaluations for the tree similarity (paper's climb):
+    /// when it runs out the climb stops where it is, and the page is counted as degraded.
+    #[arg(long, default_value_t = outward_core::DEFAULT_MAX_COMPARISONS, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_comparisons: u64,
     /// A model written by `outward train` for the method (svm, template, linenet, reverse-stage) instead of
     /// its shipped one.
     #[arg(long, value_name = "PATH")]
@@ -302,20 +319,19 @@ pub fn guard_parser() -> clap::builder::PossibleValuesParser {
 }
 
 impl MethodArgs {
-    /// The run settings shared by `run` and `eval`: method, its options, worker threads.
-    pub fn config(&self, output: PathBuf, threads: Option<usize>) -> Result<RunConfig, ExitCode> {
+    /// The run settings shared by `run` and `eval`: method, its options, site memory,
+    /// worker threads.
+    pub fn config(
+        &self,
+        site: &SiteArgs,
+        output: PathBuf,
+        threads: Option<usize>,
+    ) -> Result<RunConfig, ExitCode> {
         let mut config = RunConfig::new(output);
         config.set_threads(threads);
         config.method = self.method.clone();
         config.extract = self.options()?;
-        config.sites = match (&self.sites, self.site_memory) {
-            (Some(store), _) => SiteSource::Store(store.clone()),
-            (None, true) => SiteSource::Inputs,
-            (None, false) => SiteSource::None,
-        };
-        config.sites_update = self.sites_update;
-        config.site_min_pages = self.site_min_pages;
-        config.site_memory_bytes = outward::sites::mib_bytes(self.site_memory_mib);
+        site.apply(&mut config);
         Ok(config)
     }
 
@@ -363,10 +379,18 @@ pub struct RunArgs {
     pub threads: Option<usize>,
     #[command(flatten)]
     pub method: MethodArgs,
+    #[command(flatten)]
+    pub site: SiteArgs,
+    /// With --sites: add the pages this run reads to the store when it ends (nightly
+    /// rebuilds: the next run knows more of each host). This run extracts with the store as
+    /// it was.
+    #[arg(long, requires = "sites")]
+    pub sites_update: bool,
     /// How the extracted blocks become each document's text.
     #[arg(long, value_parser = format_parser(), default_value = "text")]
     pub format: Format,
-    /// Output file format.
+    /// Output file format: a rerun in another format replaces each input's output of the
+    /// other format (removed once the new one and its manifest line are in place).
     #[arg(long, value_parser = output_format_parser(), default_value = "dolma")]
     pub output_format: String,
     /// zstd compression level of the shards.
@@ -441,6 +465,8 @@ pub struct EvalArgs {
     pub truth: Vec<PathBuf>,
     #[command(flatten)]
     pub method: MethodArgs,
+    #[command(flatten)]
+    pub site: SiteArgs,
     /// Worker threads (default, or 0: all cores).
     #[arg(long)]
     pub threads: Option<usize>,

@@ -245,7 +245,9 @@ fn eval_lodo(args: &EvalArgs, truths: &[PathBuf]) -> ExitCode {
 
 /// The run settings of `eval` and the pool its inputs are read with (errors reported).
 fn config_and_pool(args: &EvalArgs) -> Result<(RunConfig, rayon::ThreadPool), ExitCode> {
-    let config = args.method.config(PathBuf::new(), args.threads)?;
+    let config = args
+        .method
+        .config(&args.site, PathBuf::new(), args.threads)?;
     let pool = outward::worker_pool(config.threads).map_err(|e| {
         eprintln!("error: {e}");
         ExitCode::from(2)

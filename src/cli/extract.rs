@@ -110,7 +110,29 @@ fn extract_page(
         std::fs::read(path).map(|b| bytes = b)
     };
     read.map_err(|e| format!("{}: {e}", path.display()))?;
+    refuse_archive(path, &bytes)?;
     let id = path.to_string_lossy().into_owned();
     outward::worker::extract_bytes(&bytes, id, args.url.as_deref(), extractor, args.format)
         .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// A WARC, ARC, WET or WAT file given to `extract` (a plain WARC is text, and would extract
+/// to its headers): refused with the command that reads it.
+fn refuse_archive(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    use outward_warc::reader::{FileKind, sniff_source};
+    let head = &bytes[..bytes.len().min(64 << 10)];
+    let kind =
+        sniff_source(&outward_warc::source::InMemory::new("page", head)).unwrap_or(FileKind::Empty);
+    let what = match kind {
+        FileKind::Warc => "a WARC file".to_string(),
+        FileKind::Arc => "an ARC file".to_string(),
+        kind @ FileKind::Derived(_) => return Err(format!("{}: {kind}", path.display())),
+        FileKind::Empty | FileKind::Undecoded | FileKind::Other { .. } => return Ok(()),
+    };
+    Err(format!(
+        "{}: {what}; extract reads HTML pages: `outward run -o DIR {}` extracts the pages of \
+         WARC and ARC files into shards",
+        path.display(),
+        path.display()
+    ))
 }

@@ -18,6 +18,10 @@ impl outward::Reporter for StderrReporter {
         match event {
             outward::Event::SiteMemoryLearned(_) => eprintln!("{event}"),
             outward::Event::SiteStoreUpdated(u) if u.result.is_ok() => eprintln!("{event}"),
+            outward::Event::SettingsChanged(_) => eprintln!("note: {event}"),
+            outward::Event::StaleOutputRemoved(r) if r.result.is_ok() => {
+                eprintln!("note: {event}")
+            }
             _ => eprintln!("warn: {event}"),
         }
     }
@@ -36,7 +40,9 @@ pub fn print_run_summary(
 ) {
     let mut totals = Counts::default();
     let mut fractions = FractionHistogram::default();
-    let (mut done, mut reused, mut partial, mut empty, mut failed) = (0, 0, 0, 0, 0);
+    let (mut done, mut rewritten, mut reused, mut partial, mut empty, mut failed) =
+        (0, 0, 0, 0, 0, 0);
+    let (mut shards, mut shard_bytes) = (0, 0);
     for report in reports {
         if report.is_empty_input() {
             let (level, hint) = if fail_empty {
@@ -54,8 +60,14 @@ pub fn print_run_summary(
             InputOutcome::Done {
                 entry,
                 fractions: f,
+                rewritten: changed,
             } => {
-                done += 1;
+                match changed {
+                    Some(_) => rewritten += 1,
+                    None => done += 1,
+                }
+                shards += 1;
+                shard_bytes += entry.output_bytes;
                 if entry.is_empty_input() {
                     empty += 1;
                 } else if !entry.is_complete() {
@@ -74,7 +86,7 @@ pub fn print_run_summary(
     let mut out = std::io::stdout().lock();
     let _ = writeln!(
         out,
-        "outward run: {}: {done} processed ({partial} partial, {empty} empty), {reused} unchanged (skipped), {failed} failed",
+        "outward run: {}: {done} processed, {rewritten} rewritten (settings changed), {reused} unchanged (skipped), {failed} failed; {partial} partial, {empty} empty",
         plural(reports.len(), "input")
     );
     let _ = writeln!(
@@ -109,8 +121,7 @@ pub fn print_run_summary(
         html_mb / elapsed.max(1e-9),
         totals.html as f64 / elapsed.max(1e-9)
     );
-    // /proc counts CPU time in 10 ms ticks: too coarse to divide by on tiny inputs.
-    if let Some(cpu) = cpu.filter(|c| *c >= 0.1) {
+    if let Some(cpu) = cpu.filter(|c| *c > 0.0) {
         let _ = writeln!(
             out,
             "  {cpu:.2} CPU s: {:.1} MB/s html per CPU second, {:.0} pages per CPU second",
@@ -124,7 +135,29 @@ pub fn print_run_summary(
             "  nodes parsed / nodes in page: median {median:.3}, p90 {p90:.3}"
         );
     }
-    let _ = writeln!(out, "  output: {}", config.output.display());
+    let _ = writeln!(
+        out,
+        "  output: {}: {} written, {}, {} characters of text",
+        config.output.display(),
+        plural(shards, "shard"),
+        human_bytes(shard_bytes),
+        totals.text_chars
+    );
+}
+
+/// Bytes as a person reads them: `980 B`, `28.4 KB`, `3.1 GB` (powers of 1000).
+fn human_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["KB", "MB", "GB", "TB", "PB"];
+    if bytes < 1000 {
+        return format!("{bytes} B");
+    }
+    let mut value = bytes as f64 / 1000.0;
+    let mut unit = 0;
+    while value >= 999.95 && unit + 1 < UNITS.len() {
+        value /= 1000.0;
+        unit += 1;
+    }
+    format!("{value:.1} {}", UNITS[unit])
 }
 
 /// "1 input", "2 inputs".
@@ -133,5 +166,19 @@ fn plural(n: usize, noun: &str) -> String {
         format!("1 {noun}")
     } else {
         format!("{n} {noun}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::human_bytes;
+
+    #[test]
+    fn bytes_read_as_a_person_reads_them() {
+        assert_eq!(human_bytes(0), "0 B");
+        assert_eq!(human_bytes(999), "999 B");
+        assert_eq!(human_bytes(28_400), "28.4 KB");
+        assert_eq!(human_bytes(999_960), "1.0 MB");
+        assert_eq!(human_bytes(3_100_000_000), "3.1 GB");
     }
 }

@@ -15,10 +15,14 @@ pub fn run(args: RunArgs) -> ExitCode {
         Ok(i) => i,
         Err(code) => return code,
     };
-    let mut config = match args.method.config(args.output.clone(), args.threads) {
+    let mut config = match args
+        .method
+        .config(&args.site, args.output.clone(), args.threads)
+    {
         Ok(c) => c,
         Err(code) => return code,
     };
+    config.sites_update = args.sites_update;
     config.output_options.zstd_level = args.zstd_level;
     config.output_format = args.output_format.clone();
     config.text_format = args.format;

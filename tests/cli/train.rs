@@ -150,7 +150,7 @@ fn the_model_is_part_of_the_run_config() {
     assert!(run_with(&a).contains("1 processed"));
     // The same model: nothing to redo; another model: the config hash differs.
     assert!(run_with(&a).contains("1 unchanged"));
-    assert!(run_with(&b).contains("1 processed"));
+    assert!(run_with(&b).contains("1 rewritten (settings changed)"));
 }
 
 #[test]

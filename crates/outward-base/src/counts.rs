@@ -85,6 +85,10 @@ pub struct Counts {
     pub skipped: BTreeMap<SkipReason, u64>,
     /// Bytes of decoded HTML handed to the extractor.
     pub html_bytes: u64,
+    /// Characters of text in the documents written (absent from manifest lines written
+    /// before it existed: 0).
+    #[serde(default)]
+    pub text_chars: u64,
     /// Documents written with what their method had when a per-page work budget ran out
     /// (among `written`; absent from the manifest when none).
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -109,6 +113,7 @@ impl Counts {
         self.html += other.html;
         self.written += other.written;
         self.html_bytes += other.html_bytes;
+        self.text_chars += other.text_chars;
         self.degraded += other.degraded;
         for (reason, n) in &other.skipped {
             *self.skipped.entry(*reason).or_insert(0) += n;

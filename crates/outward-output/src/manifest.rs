@@ -66,6 +66,11 @@ pub struct ManifestEntry {
     pub error_offset: Option<u64>,
     pub tool_version: String,
     pub config_hash: String,
+    /// The settings that decided the output, by name (`--lang`: `en`), whose hash is
+    /// `config_hash`: a rerun with other settings names what changed. Absent from lines
+    /// written before it existed.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub settings: BTreeMap<String, String>,
 }
 
 impl ManifestEntry {
@@ -93,7 +98,13 @@ impl ManifestEntry {
             error_offset: None,
             tool_version: String::new(),
             config_hash: String::new(),
+            settings: BTreeMap::new(),
         }
+    }
+
+    /// True when this input could not be read at all (it has no output).
+    pub fn is_failed(&self) -> bool {
+        self.status == "failed"
     }
 }
 
@@ -219,6 +230,16 @@ impl Manifest {
         Ok(())
     }
 
+    /// The latest line of the input whose canonical path is `path`, whatever its state.
+    pub fn latest(&self, path: &str) -> Option<&ManifestEntry> {
+        self.entries.get(path)
+    }
+
+    /// True when some input's line names `file` as its output.
+    pub fn names_output(&self, file: &str) -> bool {
+        self.entries.values().any(|e| e.output == file)
+    }
+
     pub fn entries(&self) -> impl Iterator<Item = &ManifestEntry> {
         self.entries.values()
     }
@@ -261,6 +282,7 @@ mod tests {
             error_offset: None,
             tool_version: "t".into(),
             config_hash: "c1".into(),
+            settings: BTreeMap::new(),
         };
         let mut m = Manifest::open(dir.path()).unwrap();
         m.append(entry.clone()).unwrap();
@@ -313,6 +335,7 @@ mod tests {
             error_offset: None,
             tool_version: "t".into(),
             config_hash: "c".into(),
+            settings: BTreeMap::new(),
         };
         // Two jobs open the same directory, each appends its own input.
         let mut a = Manifest::open(dir.path()).unwrap();

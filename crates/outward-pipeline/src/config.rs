@@ -3,9 +3,10 @@
 //! names every setting which changes output bytes, the one builder of worker thread pools
 //! ([`worker_pool`]), and the errors that stop a run before it starts ([`SetupError`]).
 //!
-//! Invariants: the config hash depends only on settings that change output bytes (not on
-//! threads, paths or options the method does not read); a setting left at its default
-//! keeps the hash runs had before it existed.
+//! Invariants: the config hash is the hash of the named settings ([`RunConfig::settings`])
+//! and depends only on settings that change output bytes (not on threads, paths or options
+//! the method does not read); a setting added later joins them only when set off its
+//! default, so runs without it keep their hash (and their resume).
 
 use outward_base::counts::SkipReason;
 use outward_core::html::clean::Cleaned;
@@ -35,6 +36,46 @@ pub enum SiteSource {
 
 /// Tool version written into the manifest and the config hash.
 pub const TOOL_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The settings that decide a run's output, by name ([`RunConfig::settings`]).
+pub type Settings = std::collections::BTreeMap<String, String>;
+
+/// The config hash of `settings`: 16 hex digits of the SHA-256 of `name=value` pairs in name
+/// order.
+pub fn settings_hash(settings: &Settings) -> String {
+    let key: Vec<String> = settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    sha256_hex(&key.join("; "))[..16].to_string()
+}
+
+/// What differs from `old` in `new`, a setting a part: `--lang en (was any)`; empty when
+/// nothing does. The options of another method or format are not named (they belong to it).
+pub fn settings_changes(old: &Settings, new: &Settings) -> Vec<String> {
+    let differs = |name: &str| old.get(name) != new.get(name);
+    let owner_changed = |name: &str| match name {
+        "method options" => differs("--method"),
+        "output options" => differs("--output-format"),
+        _ => false,
+    };
+    let shown = |v: Option<&String>| match v.map(String::as_str) {
+        None => "not recorded".to_string(),
+        Some("") => "none".to_string(),
+        Some(v) => v.to_string(),
+    };
+    let mut names: Vec<&String> = new.keys().chain(old.keys()).collect();
+    names.sort();
+    names.dedup();
+    names
+        .into_iter()
+        .filter(|name| differs(name) && !owner_changed(name))
+        .map(|name| {
+            format!(
+                "{name} {} (was {})",
+                shown(new.get(name)),
+                shown(old.get(name))
+            )
+        })
+        .collect()
+}
 
 /// Everything that decides what a run writes, plus how it runs.
 #[derive(Debug, Clone)]
@@ -167,26 +208,6 @@ impl DocFilters {
         }
         None
     }
-
-    /// The filters as a stable string for the config hash.
-    fn key(&self) -> String {
-        let mut key = format!(
-            "min_chars={}; lang={}",
-            self.min_chars,
-            self.languages.join(",")
-        );
-        // Budgets only when set: runs without one keep the hash (and their resume) they had.
-        if self.max_nodes > 0 || self.max_depth > 0 {
-            key.push_str(&format!(
-                "; max_nodes={}; max_depth={}",
-                self.max_nodes, self.max_depth
-            ));
-        }
-        if self.max_work > 0 {
-            key.push_str(&format!("; max_work={}", self.max_work));
-        }
-        key
-    }
 }
 
 /// The options of `method` as a front end takes them: `similarity` (paper's tree-similarity
@@ -306,30 +327,17 @@ impl RunConfig {
         output_format::build(&self.output_format, &self.output_options)
     }
 
-    /// [`config_hash`](Self::config_hash) with the site memory the run extracts with: the
-    /// memory's digest decides output as much as any option.
-    pub fn config_hash_with(&self, site_digest: Option<u64>) -> String {
-        match site_digest {
-            None => self.config_hash(),
-            Some(digest) => {
-                let key = format!(
-                    "{}; site_memory={digest:016x}; site_min_pages={}",
-                    self.config_hash(),
-                    self.site_min_pages
-                );
-                sha256_hex(&key)[..16].to_string()
-            }
-        }
+    /// Every setting that changes output bytes, by the name a user knows it by (`--lang`,
+    /// `--method`; `method options` and `output options` are the method's and format's own
+    /// keys), with the site memory the run extracts with (its digest decides output as much
+    /// as any option). The manifest records them per input, so a rerun with other settings
+    /// can say which changed; the config hash is their hash.
+    pub fn settings(&self, site_digest: Option<u64>) -> Settings {
+        self.settings_at(outward_core::EXTRACTION_REVISION, site_digest)
     }
 
-    /// Hash of every setting that changes output bytes (not threads, not paths, not options
-    /// the method does not read).
-    pub fn config_hash(&self) -> String {
-        sha256_hex(&self.config_key(outward_core::EXTRACTION_REVISION))[..16].to_string()
-    }
-
-    /// What [`config_hash`](Self::config_hash) hashes, for extraction revision `revision`.
-    fn config_key(&self, revision: u32) -> String {
+    /// [`settings`](Self::settings) for extraction revision `revision`.
+    fn settings_at(&self, revision: u32, site_digest: Option<u64>) -> Settings {
         let options = self
             .extractor()
             .map(|m| m.options_key())
@@ -338,14 +346,49 @@ impl RunConfig {
             .output_format()
             .map(|f| f.options_key())
             .unwrap_or_default();
-        format!(
-            "outward {TOOL_VERSION}; extraction={revision}; method={}; options={options}; format={}; output={}; {output}; max_record_bytes={}; {}; metadata=2",
-            self.method,
-            self.text_format.name(),
-            self.output_format,
-            self.max_record_bytes,
-            self.filters.key(),
-        )
+        let f = &self.filters;
+        let mut settings: Settings = [
+            ("outward version", TOOL_VERSION.to_string()),
+            ("extraction revision", revision.to_string()),
+            ("metadata revision", "2".to_string()),
+            ("--method", self.method.clone()),
+            ("method options", options),
+            ("--format", self.text_format.name().to_string()),
+            ("--output-format", self.output_format.clone()),
+            ("output options", output),
+            ("--max-record-bytes", self.max_record_bytes.to_string()),
+            ("--min-chars", f.min_chars.to_string()),
+            (
+                "--lang",
+                match f.languages.is_empty() {
+                    true => "any".to_string(),
+                    false => f.languages.join(","),
+                },
+            ),
+            ("--max-nodes", f.max_nodes.to_string()),
+            ("--max-depth", f.max_depth.to_string()),
+            ("--max-work", f.max_work.to_string()),
+        ]
+        .into_iter()
+        .map(|(name, value)| (name.to_string(), value))
+        .collect();
+        if let Some(digest) = site_digest {
+            settings.insert("site memory".into(), format!("{digest:016x}"));
+            settings.insert("--site-min-pages".into(), self.site_min_pages.to_string());
+        }
+        settings
+    }
+
+    /// [`config_hash`](Self::config_hash) with the site memory the run extracts with.
+    pub fn config_hash_with(&self, site_digest: Option<u64>) -> String {
+        settings_hash(&self.settings(site_digest))
+    }
+
+    /// Hash of every setting that changes output bytes (not threads, not paths, not options
+    /// the method does not read): the hash of [`settings`](Self::settings) without site
+    /// memory.
+    pub fn config_hash(&self) -> String {
+        self.config_hash_with(None)
     }
 
     pub(crate) fn decode_options(&self) -> DecodeOptions {
@@ -423,10 +466,13 @@ mod tests {
     fn config_hash_names_the_extraction_revision() {
         let config = RunConfig::new(PathBuf::from("o"));
         let revision = outward_core::EXTRACTION_REVISION;
-        let key = config.config_key(revision);
-        assert!(key.contains(&format!("extraction={revision};")), "{key}");
-        assert_ne!(key, config.config_key(revision - 1));
-        assert_eq!(config.config_hash(), sha256_hex(&key)[..16]);
+        let settings = config.settings_at(revision, None);
+        assert_eq!(settings["extraction revision"], revision.to_string());
+        assert_ne!(
+            settings_hash(&settings),
+            settings_hash(&config.settings_at(revision - 1, None))
+        );
+        assert_eq!(config.config_hash(), settings_hash(&settings));
     }
 
     /// Regression: `reverse` ignores `--similarity`, yet it was in the hash, so changing it
@@ -441,5 +487,63 @@ mod tests {
         paper.method = "paper".into();
         paper_other.method = "paper".into();
         assert_ne!(paper.config_hash(), paper_other.config_hash());
+    }
+
+    /// A rerun names what changed, a setting a part, by the name a user types; every
+    /// output-changing setting is one of them, so a change of any moves the hash.
+    #[test]
+    fn settings_name_each_change_and_move_the_hash() {
+        let base = RunConfig::new(PathBuf::from("o"));
+        let changed = |f: &dyn Fn(&mut RunConfig)| {
+            let mut c = base.clone();
+            f(&mut c);
+            c
+        };
+        let mut lang = base.clone();
+        lang.filters.set_languages(["eng"]).unwrap();
+        let cases: Vec<(RunConfig, &str)> = vec![
+            (lang, "--lang en (was any)"),
+            (
+                changed(&|c| c.method = "fulltext".into()),
+                "--method fulltext (was reverse-stage)",
+            ),
+            (
+                changed(&|c| c.output_format = "wet".into()),
+                "--output-format wet (was dolma)",
+            ),
+            (
+                changed(&|c| c.filters.min_chars = 200),
+                "--min-chars 200 (was 0)",
+            ),
+            (
+                changed(&|c| c.filters.max_nodes = 9),
+                "--max-nodes 9 (was 0)",
+            ),
+            (
+                changed(&|c| c.max_record_bytes = 5),
+                "--max-record-bytes 5 (was 16777216)",
+            ),
+            (
+                changed(&|c| c.text_format = Format::Markdown),
+                "--format markdown (was text)",
+            ),
+        ];
+        for (config, want) in cases {
+            let changes = settings_changes(&base.settings(None), &config.settings(None));
+            assert_eq!(changes, [want]);
+            assert_ne!(config.config_hash(), base.config_hash(), "{want}");
+        }
+        // Threads change nothing; site memory is a setting of its own.
+        let threads = changed(&|c| c.threads = 7);
+        assert!(settings_changes(&base.settings(None), &threads.settings(None)).is_empty());
+        let with_memory = base.settings(Some(0xabc));
+        assert_eq!(
+            settings_changes(&base.settings(None), &with_memory),
+            [
+                "--site-min-pages 3 (was not recorded)",
+                "site memory 0000000000000abc (was not recorded)"
+            ]
+        );
+        assert_ne!(base.config_hash_with(Some(0xabc)), base.config_hash());
     }
 }

@@ -38,6 +38,32 @@ pub enum Event<'a> {
     SiteMemoryLearned(SiteMemoryLearned),
     SiteStoreUpdated(SiteStoreUpdated<'a>),
     SiteLookupsFailed(SiteLookupsFailed<'a>),
+    SettingsChanged(SettingsChanged<'a>),
+    StaleOutputRemoved(StaleOutputRemoved<'a>),
+}
+
+/// An input done before with other settings is read again: its output is rewritten.
+#[derive(Debug)]
+pub struct SettingsChanged<'a> {
+    pub input: &'a Path,
+    /// What changed, a setting a part: `--lang en (was any)`.
+    pub changes: &'a [String],
+    /// The output file written now.
+    pub output: &'a str,
+    /// The previous output, when it has another name (another `--output-format`): removed
+    /// once the new one and its manifest line are in place.
+    pub replaces: Option<&'a str>,
+}
+
+/// An output file of an input that its manifest line no longer names (written in another
+/// `--output-format`), removed so a glob over the directory reads each input once.
+#[derive(Debug)]
+pub struct StaleOutputRemoved<'a> {
+    pub input: &'a Path,
+    pub removed: &'a str,
+    /// The input's output now.
+    pub output: &'a str,
+    pub result: &'a io::Result<()>,
 }
 
 /// A store read host by host failed some lookups (a damaged block, a read error).
@@ -187,6 +213,35 @@ impl std::fmt::Display for Event<'_> {
                     f,
                     "site memory: {} pages of {} hosts, read host by host from a store",
                     m.pages, m.hosts
+                ),
+            },
+            Event::SettingsChanged(c) => {
+                write!(
+                    f,
+                    "{}: settings changed: {}; rewriting {}",
+                    c.input.display(),
+                    c.changes.join(", "),
+                    c.output
+                )?;
+                match c.replaces {
+                    Some(old) => write!(f, " (it replaces {old})"),
+                    None => Ok(()),
+                }
+            }
+            Event::StaleOutputRemoved(r) => match r.result {
+                Ok(()) => write!(
+                    f,
+                    "{}: removed {}, its output in another format (its output is {})",
+                    r.input.display(),
+                    r.removed,
+                    r.output
+                ),
+                Err(e) => write!(
+                    f,
+                    "{}: could not remove {}, its output in another format (its output is {}): {e}",
+                    r.input.display(),
+                    r.removed,
+                    r.output
                 ),
             },
             Event::SiteLookupsFailed(e) => write!(

@@ -8,10 +8,12 @@
 //! depend only on the inputs and the config, never on `threads`.
 
 use crate::budget::Budget;
-use crate::config::{RunConfig, SetupError, SiteSource, TOOL_VERSION};
+use crate::config::{
+    RunConfig, Settings, SetupError, SiteSource, TOOL_VERSION, settings_changes, settings_hash,
+};
 use crate::events::{
     Event, FractionHistogram, InputPartial, InputRetried, ManifestNotCompacted, Progress, Reporter,
-    SiteStoreUpdated,
+    SettingsChanged, SiteStoreUpdated, StaleOutputRemoved,
 };
 use crate::input::{check_distinct_stems, input_source, open_input};
 use crate::site_memory::site_memory;
@@ -19,7 +21,7 @@ use crate::sites::{SpillingBuilder, StoreReader};
 use crate::stream::{DocSink, ExtractedText, Stages, StreamResult, TextCollector, stream_input};
 use outward_core::site::SampleNeeds;
 use outward_output::atomic::remove_stale_temp_files;
-use outward_output::format::OutputFormat;
+use outward_output::format::{FORMATS, OutputFormat, OutputOptions};
 use outward_output::manifest::{InputIdentity, MANIFEST, Manifest, ManifestEntry};
 use outward_output::output_stem;
 use outward_warc::reader::{FileKind, FileStatus, sniff_source};
@@ -41,6 +43,10 @@ pub enum InputOutcome {
     Done {
         entry: ManifestEntry,
         fractions: FractionHistogram,
+        /// Done before with other settings: what changed (`--lang en (was any)`), and so
+        /// why its output was rewritten. `None` for an input read the first time, changed
+        /// since, forced, or not complete before.
+        rewritten: Option<Vec<String>>,
     },
     /// Skipped: the manifest entry still matches.
     Reused(ManifestEntry),
@@ -58,6 +64,17 @@ impl InputReport {
     /// download): `status: empty` in the manifest.
     pub fn is_empty_input(&self) -> bool {
         self.entry().is_some_and(ManifestEntry::is_empty_input)
+    }
+
+    /// True when this input's output was rewritten because the settings changed.
+    pub fn is_rewritten(&self) -> bool {
+        matches!(
+            self.outcome,
+            InputOutcome::Done {
+                rewritten: Some(_),
+                ..
+            }
+        )
     }
 
     /// True when this input could not be read at all.
@@ -117,9 +134,11 @@ pub fn run(
     if update_store.is_some() {
         stages.site_updates = Some((&site_updates, kept));
     }
+    let settings = config.settings(memory.as_ref().map(|m| m.digest));
     let shared = RunShared {
         stages,
-        config_hash: config.config_hash_with(memory.as_ref().map(|m| m.digest)),
+        config_hash: settings_hash(&settings),
+        settings,
         output_format: config.output_format().map_err(SetupError::OutputFormat)?,
         manifest,
     };
@@ -179,6 +198,7 @@ pub fn run(
 /// What every input of a run shares.
 struct RunShared<'a> {
     stages: Stages<'a>,
+    settings: Settings,
     config_hash: String,
     output_format: Box<dyn OutputFormat>,
     manifest: Mutex<Manifest>,
@@ -202,6 +222,7 @@ fn run_input(input: &Path, shared: &RunShared) -> InputOutcome {
         let mut entry = ManifestEntry::failed(&input.to_string_lossy(), identity, error.clone());
         entry.tool_version = TOOL_VERSION.to_string();
         entry.config_hash = shared.config_hash.clone();
+        entry.settings = shared.settings.clone();
         // A manifest that cannot be written was the failure itself: nothing more to do.
         let _ = shared
             .manifest
@@ -233,26 +254,52 @@ fn read_input(input: &Path, shared: &RunShared) -> (InputOutcome, Option<InputId
     };
     let identity = opened.identity.clone();
     let failed = |e: String| (InputOutcome::Failed(e), Some(identity.clone()));
-    if !config.force {
+    let stem = output_stem(input);
+    let output = shared.output_format.file_name(&stem);
+    let previous = {
         let m = manifest.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(entry) = m.reusable(&config.output, &identity, config_hash) {
-            return (InputOutcome::Reused(entry.clone()), Some(identity));
+        if !config.force
+            && let Some(entry) = m.reusable(&config.output, &identity, config_hash)
+        {
+            let entry = entry.clone();
+            drop(m);
+            remove_stale_outputs(input, &stem, &entry.output, shared);
+            return (InputOutcome::Reused(entry), Some(identity));
         }
-    }
-    // A file that is neither WARC nor ARC gets no output; its manifest line says it failed
-    // (`run_input`), so a rerun tries it again. ARC files are read like WARC files (the
-    // reader dispatches on the same sniff).
+        m.latest(&identity.path).cloned()
+    };
+    // A file that is neither WARC nor ARC (or one of WET or WAT records: no page to extract)
+    // gets no output; its manifest line says it failed (`run_input`), so a rerun tries it
+    // again. ARC files are read like WARC files (the reader dispatches on the same sniff).
     match sniff_source(opened.source.as_ref()) {
-        Ok(FileKind::Warc | FileKind::Arc | FileKind::Empty) => {}
-        Ok(FileKind::Other { starts_with }) => {
-            return failed(format!(
-                "not a WARC or ARC file (it starts with \"{starts_with}\")"
-            ));
+        Ok(FileKind::Warc | FileKind::Arc | FileKind::Empty | FileKind::Undecoded) => {}
+        Ok(kind @ (FileKind::Other { .. } | FileKind::Derived(_))) => {
+            return failed(kind.to_string());
         }
         Err(e) => return failed(format!("cannot read input: {e}")),
     }
-    let stem = output_stem(input);
-    let output = shared.output_format.file_name(&stem);
+    // Done before from the same bytes, with other settings: say what changed, and that its
+    // output is rewritten (and replaced, in another format).
+    let rewritten = previous
+        .filter(|p| p.identity == identity && p.config_hash != *config_hash && !p.is_failed())
+        .map(|p| {
+            let changes = match settings_changes(&p.settings, &shared.settings) {
+                _ if p.settings.is_empty() => {
+                    vec!["its manifest line predates recorded settings".to_string()]
+                }
+                changes if changes.is_empty() => vec!["site memory".to_string()],
+                changes => changes,
+            };
+            stages
+                .reporter
+                .report(&Event::SettingsChanged(SettingsChanged {
+                    input,
+                    changes: &changes,
+                    output: &output,
+                    replaces: (p.output != output).then_some(p.output.as_str()),
+                }));
+            changes
+        });
     let mut sink = match shared.output_format.create(&config.output, &stem) {
         Ok(w) => w,
         Err(e) => return failed(format!("cannot create output: {e}")),
@@ -317,6 +364,7 @@ fn read_input(input: &Path, shared: &RunShared) -> (InputOutcome, Option<InputId
         error_offset,
         tool_version: TOOL_VERSION.to_string(),
         config_hash: config_hash.to_string(),
+        settings: shared.settings.clone(),
     };
     if let Err(e) = manifest
         .lock()
@@ -325,13 +373,44 @@ fn read_input(input: &Path, shared: &RunShared) -> (InputOutcome, Option<InputId
     {
         return failed(format!("cannot write manifest: {e}"));
     }
+    remove_stale_outputs(input, &stem, &entry.output, shared);
     (
         InputOutcome::Done {
             entry,
             fractions: result.fractions,
+            rewritten,
         },
         Some(identity),
     )
+}
+
+/// Removes the outputs of `input` in other formats (`x.jsonl.zst` beside `x.warc.wet.gz`)
+/// that no manifest line names, once `output` and its line are in place: a glob over the
+/// directory then reads each input once. Done also when an input is reused, so a run killed
+/// between the new line and the removal leaves nothing behind for long.
+fn remove_stale_outputs(input: &Path, stem: &str, output: &str, shared: &RunShared) {
+    let dir = &shared.stages.config.output;
+    for format in FORMATS {
+        let name = format.build(&OutputOptions::default()).file_name(stem);
+        if name == output || !dir.join(&name).exists() {
+            continue;
+        }
+        let m = shared.manifest.lock().unwrap_or_else(|e| e.into_inner());
+        if m.names_output(&name) {
+            continue;
+        }
+        let result = std::fs::remove_file(dir.join(&name));
+        drop(m);
+        shared
+            .stages
+            .reporter
+            .report(&Event::StaleOutputRemoved(StaleOutputRemoved {
+                input,
+                removed: &name,
+                output,
+                result: &result,
+            }));
+    }
 }
 
 /// Extracts every document of one input into memory, in input order, with the same stages
@@ -403,6 +482,8 @@ mod tests {
                 Event::SiteMemoryLearned(_) => "site memory",
                 Event::SiteStoreUpdated(_) => "site store",
                 Event::SiteLookupsFailed(_) => "site lookups",
+                Event::SettingsChanged(_) => "settings",
+                Event::StaleOutputRemoved(_) => "removed",
             };
             self.0.lock().unwrap().push(format!("{kind}: {event}"));
         }

@@ -370,6 +370,7 @@ pub(crate) fn stream_input(
                     counts.html += 1;
                     fractions.add(doc.metadata.nodes_parsed, doc.metadata.nodes_total);
                     let degraded = doc.metadata.degraded;
+                    let text_chars = doc.metadata.text_chars;
                     let (offset, record_id) = match degraded {
                         Some(_) => (doc.metadata.warc_offset, doc.id.clone()),
                         None => (None, String::new()),
@@ -378,6 +379,7 @@ pub(crate) fn stream_input(
                         match sink.accept(*doc) {
                             Ok(()) => {
                                 counts.written += 1;
+                                counts.text_chars += text_chars;
                                 progress.written.fetch_add(1, Ordering::Relaxed);
                                 if let Some(budget) = degraded {
                                     counts.degraded += 1;

@@ -34,6 +34,8 @@ use fastwarc::stream_io::traits::{ReadSeek, WarcRead};
 use std::any::Any;
 use std::io::{self, BufRead, Read, Seek, SeekFrom};
 use std::ptr::NonNull;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use zlib_rs::{Inflate, InflateFlush, Status};
 
 /// Compressed bytes kept buffered ahead of a member's start, so that a member usually lies
@@ -47,6 +49,28 @@ const OUTPUT_START: usize = 1 << 20;
 const WHOLE_OUTPUT_MAX: usize = 8 << 20;
 /// zlib's window bits for a gzip header and a 32 KiB window (fastwarc's setting).
 const GZIP_WINDOW_BITS: u8 = 15 + 16;
+
+/// Where a [`MemberGzipReader`] found its input ending inside a gzip member: shared with the
+/// reader's owner, who cannot reach the reader once fastwarc's iterator holds it.
+#[derive(Debug, Clone)]
+pub struct CutMember(Arc<AtomicU64>);
+
+impl Default for CutMember {
+    fn default() -> Self {
+        CutMember(Arc::new(AtomicU64::new(u64::MAX)))
+    }
+}
+
+impl CutMember {
+    /// The offset of the member the input ended inside, if it did.
+    pub fn offset(&self) -> Option<u64> {
+        Some(self.0.load(Ordering::Relaxed)).filter(|&at| at != u64::MAX)
+    }
+
+    fn set(&self, at: u64) {
+        self.0.store(at, Ordering::Relaxed);
+    }
+}
 
 /// Reads the decoded bytes of a file of gzip members (see the module docs).
 pub struct MemberGzipReader<T: ReadSeek> {
@@ -73,6 +97,8 @@ pub struct MemberGzipReader<T: ReadSeek> {
     member_pos: u64,
     /// The member being streamed, when it could not be decoded whole.
     streaming: Option<Box<Inflate>>,
+    /// Told when the input ends inside a member.
+    cut: CutMember,
     /// `None` when libdeflate could not allocate: every member streams.
     whole: Option<Libdeflate>,
 }
@@ -103,7 +129,16 @@ impl<T: ReadSeek> MemberGzipReader<T> {
             member_pos: start,
             streaming: None,
             whole: Libdeflate::new(),
+            cut: CutMember::default(),
         }
+    }
+
+    /// Tells `cut` when the input ends inside a member (fastwarc's reader, like zlib's
+    /// streaming API, takes that for the end of the stream: a file cut just after a record's
+    /// last deflate block would read as whole).
+    pub fn report_cut_to(mut self, cut: CutMember) -> Self {
+        self.cut = cut;
+        self
     }
 
     fn buffered(&self) -> usize {
@@ -214,6 +249,10 @@ impl<T: ReadSeek> MemberGzipReader<T> {
             if status == Status::StreamEnd {
                 self.streaming = None;
                 return Ok(());
+            }
+            if consumed == 0 && produced == 0 && self.source_done && self.buffered() == 0 {
+                // The input ended before the member did (its trailer, or more).
+                self.cut.set(self.member_pos);
             }
             if self.out_len == self.out.len() || (consumed == 0 && produced == 0) {
                 return Ok(());

@@ -44,61 +44,149 @@ enum Inner {
 /// or zstd): what `outward run` checks before it reads an input.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FileKind {
-    /// A WARC file (or compressed data the reader will judge record by record).
+    /// A WARC file: `WARC/` first.
     Warc,
+    /// Compressed data whose start does not decompress, or LZ4 (which the reader
+    /// decompresses itself): left to the WARC reader, which keeps what decodes and reports
+    /// where the damage is.
+    Undecoded,
     /// An ARC (v1) file: `filedesc://` first.
     Arc,
     /// A file of zero bytes.
     Empty,
-    /// Anything else, with its first bytes shown as text.
-    Other { starts_with: String },
+    /// A WARC file of derived records and no captured page: Common Crawl's WET (`conversion`
+    /// records: text already extracted) or WAT (`metadata` records: JSON of each capture).
+    Derived(Derived),
+    /// Anything else: its compression, if any, and its first bytes (decompressed) as text.
+    Other {
+        compression: Option<&'static str>,
+        starts_with: String,
+    },
 }
 
-/// Sniffs `path`. Compressed data that will not decompress is left to the reader (`Warc`), so
-/// a file damaged after its start keeps its good records.
+/// See [`FileKind::Derived`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Derived {
+    Wet,
+    Wat,
+}
+
+impl Derived {
+    pub fn name(self) -> &'static str {
+        match self {
+            Derived::Wet => "WET",
+            Derived::Wat => "WAT",
+        }
+    }
+
+    /// The record type it holds instead of captured pages.
+    pub fn record_type(self) -> &'static str {
+        match self {
+            Derived::Wet => "conversion",
+            Derived::Wat => "metadata",
+        }
+    }
+}
+
+impl std::fmt::Display for FileKind {
+    /// What a person should hear of a file that is not read: "not a WARC or ARC file
+    /// (gzip data; decompressed, it starts with "<html>…"): an HTML page …".
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FileKind::Warc => write!(f, "a WARC file"),
+            FileKind::Undecoded => write!(f, "compressed data that does not decompress"),
+            FileKind::Arc => write!(f, "an ARC file"),
+            FileKind::Empty => write!(f, "an empty file"),
+            FileKind::Derived(d) => write!(
+                f,
+                "a {} file ({} records, no captured page): outward extracts from the WARC files \
+                 of a crawl, not from its {} files",
+                d.name(),
+                d.record_type(),
+                d.name()
+            ),
+            FileKind::Other {
+                compression,
+                starts_with,
+            } => {
+                match compression {
+                    Some(c) => write!(
+                        f,
+                        "not a WARC or ARC file ({c} data; decompressed, it starts with \"{starts_with}\")"
+                    )?,
+                    None => write!(
+                        f,
+                        "not a WARC or ARC file (it starts with \"{starts_with}\")"
+                    )?,
+                }
+                let lower = starts_with.trim_start().to_ascii_lowercase();
+                if lower.starts_with("<!doctype html") || lower.starts_with("<html") {
+                    write!(f, ": an HTML page (outward extract reads those)")?;
+                } else if lower.starts_with('{') {
+                    write!(f, ": JSON, perhaps a shard outward wrote")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Sniffs `path`. Compressed data that will not decompress is [`FileKind::Undecoded`], left
+/// to the reader, so a file damaged after its start keeps its good records.
 pub fn sniff(path: &Path) -> std::io::Result<FileKind> {
     sniff_source(&LocalFile::new(path))
 }
 
-/// [`sniff`] for any source: its first 64 KiB are read once (one range of a remote object).
+/// [`sniff`] for any source: its first 64 KiB are read once (one range of a remote object),
+/// and decompressed up to 256 KiB.
 pub fn sniff_source(source: &dyn ByteSource) -> std::io::Result<FileKind> {
     const RAW: u64 = 64 << 10;
+    const DECODED: u64 = 256 << 10;
     let mut raw = Vec::with_capacity(4096);
     source.open_at(0)?.take(RAW).read_to_end(&mut raw)?;
     if raw.is_empty() {
         return Ok(FileKind::Empty);
     }
-    let mut head = Vec::with_capacity(64);
-    let decoded = if raw.starts_with(GZIP_MAGIC) {
-        flate2::read::MultiGzDecoder::new(raw.as_slice())
-            .take(64)
-            .read_to_end(&mut head)
-            .map(|_| ())
+    // Raw bytes cut at 64 KiB may end inside a compressed member: a decoding error keeps
+    // what decoded before it.
+    let mut decoded = Vec::new();
+    let compression = if raw.starts_with(GZIP_MAGIC) {
+        let _ = flate2::read::MultiGzDecoder::new(raw.as_slice())
+            .take(DECODED)
+            .read_to_end(&mut decoded);
+        Some("gzip")
     } else if raw.starts_with(ZSTD_MAGIC) {
-        zstd::stream::read::Decoder::new(raw.as_slice())
-            .and_then(|d| d.take(64).read_to_end(&mut head).map(|_| ()))
+        if let Ok(d) = zstd::stream::read::Decoder::new(raw.as_slice()) {
+            let _ = d.take(DECODED).read_to_end(&mut decoded);
+        }
+        Some("zstd")
     } else if raw.starts_with(LZ4_MAGIC) {
         // LZ4 frames: the reader decompresses them itself.
-        return Ok(FileKind::Warc);
+        return Ok(FileKind::Undecoded);
     } else {
-        head = raw[..raw.len().min(64)].to_vec();
-        Ok(())
+        None
     };
-    if decoded.is_err() || head.is_empty() {
-        return Ok(FileKind::Warc);
+    let text = if compression.is_some() {
+        decoded.as_slice()
+    } else {
+        raw.as_slice()
+    };
+    if text.is_empty() {
+        return Ok(FileKind::Undecoded);
     }
-    let start = head
+    let start = text
         .iter()
         .position(|b| !b.is_ascii_whitespace())
-        .unwrap_or(head.len());
-    let head = &head[start..];
+        .unwrap_or(text.len());
+    let head = &text[start..];
     Ok(if head.starts_with(b"WARC/") {
-        FileKind::Warc
+        derived_kind(text).map_or(FileKind::Warc, FileKind::Derived)
     } else if head.starts_with(b"filedesc://") {
         FileKind::Arc
     } else {
         FileKind::Other {
-            starts_with: raw
+            compression,
+            starts_with: head
                 .iter()
                 .take(16)
                 .flat_map(|&b| std::ascii::escape_default(b))
@@ -106,6 +194,32 @@ pub fn sniff_source(source: &dyn ByteSource) -> std::io::Result<FileKind> {
                 .collect(),
         }
     })
+}
+
+/// WET or WAT, when the record types in the first bytes of a WARC are only `warcinfo` and
+/// that kind's derived records: no `request`, `response`, `resource` or `revisit`.
+fn derived_kind(text: &[u8]) -> Option<Derived> {
+    let (mut conversion, mut metadata) = (false, false);
+    for line in text.split(|&b| b == b'\n') {
+        let Some(value) = line
+            .get(..10)
+            .filter(|name| name.eq_ignore_ascii_case(b"WARC-Type:"))
+            .map(|_| line[10..].trim_ascii())
+        else {
+            continue;
+        };
+        match value.to_ascii_lowercase().as_slice() {
+            b"warcinfo" => {}
+            b"conversion" => conversion = true,
+            b"metadata" => metadata = true,
+            _ => return None,
+        }
+    }
+    match (conversion, metadata) {
+        (true, false) => Some(Derived::Wet),
+        (false, true) => Some(Derived::Wat),
+        _ => None,
+    }
 }
 
 impl WarcReader {
@@ -178,6 +292,7 @@ mod tests {
                 "p.warc",
                 b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec(),
                 FileKind::Other {
+                    compression: None,
                     starts_with: "\\x89PNG\\r\\n\\x1a\\n\\x00\\x00\\x00\\rIHDR".into(),
                 },
             ),
@@ -186,7 +301,7 @@ mod tests {
             (
                 "t.warc.gz",
                 vec![0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0x03, 0x0b],
-                FileKind::Warc,
+                FileKind::Undecoded,
             ),
         ];
         for (name, bytes, want) in cases {
@@ -195,6 +310,69 @@ mod tests {
             assert_eq!(sniff(&path).unwrap(), want, "{name}");
         }
         assert!(sniff(&dir.path().join("missing.warc")).is_err());
+    }
+
+    /// A gzip file that is not a WARC is described by what is inside, and Common Crawl's
+    /// WET and WAT files (WARC files of derived records) are told apart from WARC files.
+    #[test]
+    fn sniff_describes_what_is_inside() {
+        use std::io::Write;
+        let dir = tempfile::tempdir().unwrap();
+        let gzip = |bytes: &[u8]| {
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+            e.write_all(bytes).unwrap();
+            e.finish().unwrap()
+        };
+        let record = |kind: &str| {
+            format!("WARC/1.0\r\nWARC-Type: {kind}\r\nContent-Length: 2\r\n\r\nhi\r\n\r\n")
+        };
+        let wet = [
+            record("warcinfo"),
+            record("conversion"),
+            record("conversion"),
+        ]
+        .concat();
+        let wat = [record("warcinfo"), record("metadata")].concat();
+        let warc = [
+            record("warcinfo"),
+            record("request"),
+            record("response"),
+            record("metadata"),
+        ]
+        .concat();
+        let page = gzip(b"<!DOCTYPE html><html><body>hello</body></html>");
+        let cases: [(&str, Vec<u8>, &str); 5] = [
+            (
+                "page.warc.gz",
+                page,
+                "not a WARC or ARC file (gzip data; decompressed, it starts with \"<!DOCTYPE html><\"): an HTML page",
+            ),
+            (
+                "x.warc.wet.gz",
+                gzip(wet.as_bytes()),
+                "a WET file (conversion records",
+            ),
+            (
+                "x.warc.wat",
+                wat.clone().into_bytes(),
+                "a WAT file (metadata records",
+            ),
+            ("x.warc.gz", gzip(warc.as_bytes()), "a WARC file"),
+            (
+                "s.warc.zst",
+                zstd::stream::encode_all(&b"{\"id\": 1}"[..], 3).unwrap(),
+                "(zstd data; decompressed, it starts with \"{\\\"id\\\": 1}\"): JSON",
+            ),
+        ];
+        for (name, bytes, want) in cases {
+            let path = dir.path().join(name);
+            std::fs::write(&path, bytes).unwrap();
+            let kind = sniff(&path).unwrap().to_string();
+            assert!(
+                kind.starts_with(want) || kind.contains(want),
+                "{name}: {kind}"
+            );
+        }
     }
 
     /// Moved from the ARC reader's tests, with a WARC file beside it: `open` sends a file to the

@@ -2,12 +2,14 @@
 //! content codings and output options ([`sample`]); thread-count independence, resume and
 //! kill safety, inputs that change while read ([`resume`]); exit codes, damaged inputs, shard
 //! selection and input lists ([`inputs`]); the shared edge/real samples ([`samples`]); a full
-//! disk, a read-only output and peak memory ([`faults`]).
+//! disk, a read-only output and peak memory ([`faults`]); a new user's mistakes and what they
+//! are told ([`first_hour`]).
 //!
 //! Inputs are small; synthetic WARCs come from `outward_testkit` with fixed seeds, written
 //! into temporary directories.
 
 mod faults;
+mod first_hour;
 mod inputs;
 mod resume;
 mod sample;

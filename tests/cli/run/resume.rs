@@ -132,14 +132,24 @@ fn rerun_resumes_and_reprocesses_on_change() {
     );
     assert_eq!(std::fs::read(&shard).unwrap(), bytes);
 
-    // A different method changes the config hash: reprocessed.
+    // A different method changes the config hash: rewritten, and said so.
     let other = run_into(&out, &["--method", "reverse"], &[&input], 0);
-    assert!(stdout(&other).contains("1 processed"), "{}", stdout(&other));
+    assert!(
+        stdout(&other).contains("0 processed, 1 rewritten (settings changed)"),
+        "{}",
+        stdout(&other)
+    );
+    assert!(
+        String::from_utf8_lossy(&other.stderr)
+            .contains("settings changed: --method reverse (was fulltext); rewriting r.jsonl.zst"),
+        "{}",
+        String::from_utf8_lossy(&other.stderr)
+    );
     let m = manifest(&out);
     assert_eq!(m.len(), 1);
     let hash_reverse = m["r.jsonl.zst"]["config_hash"].clone();
     let back = run_into(&out, &["--method", "fulltext"], &[&input], 0);
-    assert!(stdout(&back).contains("1 processed"), "{}", stdout(&back));
+    assert!(stdout(&back).contains("1 rewritten"), "{}", stdout(&back));
     assert_ne!(manifest(&out)["r.jsonl.zst"]["config_hash"], hash_reverse);
     assert_eq!(std::fs::read(&shard).unwrap(), bytes);
 

@@ -333,7 +333,7 @@ fn output_options_are_wired() {
     let same = run_into(&sim, &paper("0.8"), &[&sample()], 0);
     assert!(stdout(&same).contains("1 unchanged"), "{}", stdout(&same));
     let other = run_into(&sim, &paper("0.5"), &[&sample()], 0);
-    assert!(stdout(&other).contains("1 processed"), "{}", stdout(&other));
+    assert!(stdout(&other).contains("1 rewritten"), "{}", stdout(&other));
     let reverse = tmp.path().join("sim-reverse");
     run_into(&reverse, &["--similarity", "0.8"], &[&sample()], 0);
     let ignored = run_into(&reverse, &["--similarity", "0.5"], &[&sample()], 0);

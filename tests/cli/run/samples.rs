@@ -6,7 +6,7 @@ use serde_json::Value;
 use std::path::Path;
 
 /// Runs one file alone; returns (exit code, its manifest entry).
-pub(super) fn run_one(file: &Path, out: &Path) -> (i32, Value) {
+fn run_one(file: &Path, out: &Path) -> (i32, Value) {
     let o = outward()
         .args(["run", "--threads", "2", "-o"])
         .arg(out)

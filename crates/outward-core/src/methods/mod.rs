@@ -57,27 +57,27 @@ pub static REGISTRY: &[MethodInfo] = &[
     },
     MethodInfo {
         name: "reverse",
-        summary: "reverse-order partial parse around the main text (after Zhang, Song, Gong: Parsing DOM Tree Reversely, seed 002), its seed and root chosen by evidence, without the learned stage; --without GUARD turns off one of its rules",
+        summary: "reverse-order partial parse around the main text (after the paper of `paper`), its start and root chosen by evidence, without the learned stage; --without GUARD turns off one of its rules",
         build: |options| Box::new(Reverse::new(options)),
     },
     MethodInfo {
         name: "paper",
-        summary: "seed 002 as published (Zhang, Song, Gong: Parsing DOM Tree Reversely and Extracting Web Main Page Information; reads --similarity)",
+        summary: "the paper Parsing DOM Tree Reversely and Extracting Web Main Page Information (Zhang, Song, Gong) as published: from the longest text, parse outward while the tree stays similar (reads --similarity)",
         build: |options| Box::new(Paper::new(options)),
     },
     MethodInfo {
         name: "layout",
-        summary: "seed 000 (Yang, Li, Geng: content extraction based on layout similarity): drop blocks identical on a same-site reference page (with --site-memory or --sites), then link blocks",
+        summary: "the paper on content extraction by layout similarity (Yang, Li, Geng) as published: drop blocks identical on a same-site reference page (with --site-memory or --sites), then link blocks",
         build: |_| Box::new(Layout),
     },
     MethodInfo {
         name: "template",
-        summary: "seed 001 (Yan, Wang: web page cleaning based on template and SVM): drop texts near-equal on 3 of 10 same-site pages (with --site-memory or --sites), then the block SVM of svm",
+        summary: "the paper on web page cleaning by template and SVM (Yan, Wang) as published: drop texts near-equal on 3 of 10 same-site pages (with --site-memory or --sites), then the block SVM of svm",
         build: |options| Box::new(Template::new(options)),
     },
     MethodInfo {
         name: "cluster",
-        summary: "seed 003 (main-text extraction by web-page clustering): per cluster of same-template pages (by tag paths), the block rule with the highest summed score (with --site-memory or --sites)",
+        summary: "the paper on main-text extraction by web-page clustering as published: per cluster of same-template pages (by tag paths), the block rule with the highest summed score (with --site-memory or --sites)",
         build: |_| Box::new(Cluster),
     },
     MethodInfo {
@@ -87,12 +87,12 @@ pub static REGISTRY: &[MethodInfo] = &[
     },
     MethodInfo {
         name: "svm",
-        summary: "seed 001's block SVM (Yan, Wang; R1..R5 link and text shares of body/section/div blocks; --model PATH or the shipped model)",
+        summary: "the block SVM of the template-and-SVM paper (Yan, Wang) alone: R1..R5 link and text shares of body/section/div blocks; --model PATH or the shipped model)",
         build: |options| Box::new(Svm::new(options)),
     },
     MethodInfo {
         name: "linenet",
-        summary: "seed 004's line network (An, Wang, Xu: machine-learning main-text extraction; length, markup, density and title relevance of each line and its neighbours, jieba for Chinese; --model PATH or the shipped model)",
+        summary: "the line network of the machine-learning main-text paper (An, Wang, Xu) as published: length, markup, density and title relevance of each line and its neighbours, jieba for Chinese; --model PATH or the shipped model)",
         build: |options| Box::new(LineNet::new(options)),
     },
 ];

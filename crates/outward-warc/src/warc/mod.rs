@@ -32,7 +32,7 @@
 //!   resyncs on the next gzip member that decodes to `WARC/` and goes on (file `Partial`).
 //!   The failed fastwarc iterator is never polled again; 64 errors in one file end it.
 
-use crate::gzip::MemberGzipReader;
+use crate::gzip::{CutMember, MemberGzipReader};
 use crate::record::{
     FileStatus, GZIP_MAGIC, LZ4_MAGIC, MAX_HEADER_LEN, ReadItem, ReaderOptions, Skip, ZSTD_MAGIC,
 };
@@ -68,6 +68,9 @@ pub(crate) struct WarcRecords {
     gzip: bool,
     /// The file is not compressed (resyncs search its bytes for `WARC/` lines).
     plain: bool,
+    /// Set by the gzip readers when the file ends inside a member: a cut file, even when the
+    /// cut falls after a record's last byte (only its gzip trailer lost).
+    cut: CutMember,
 }
 
 impl WarcRecords {
@@ -87,12 +90,14 @@ impl WarcRecords {
             stream_detect: false,
             ..ArchiveIteratorOptions::default()
         };
+        let cut = CutMember::default();
         let iter = match extension(source.name()) {
             Some("gz") => {
                 // The sniffed bytes go to the gzip reader, which buffers on its own.
                 let start = stream.stream_position()?;
                 let read = stream.buffer().to_vec();
-                let gz = MemberGzipReader::with_read_bytes(stream.into_inner(), start, read);
+                let gz = MemberGzipReader::with_read_bytes(stream.into_inner(), start, read)
+                    .report_cut_to(cut.clone());
                 ArchiveIterator::with_options(gz, fixed)
             }
             Some("zst") => ArchiveIterator::with_options(ZstdReader::new(stream), fixed),
@@ -109,6 +114,7 @@ impl WarcRecords {
             source,
             gzip,
             plain: !gzip && !zstd_or_lz4,
+            cut,
         })
     }
 
@@ -124,6 +130,15 @@ impl WarcRecords {
     }
 
     fn finish(&mut self) -> Option<ReadItem> {
+        if let Some(at) = self.cut.offset() {
+            self.mark_partial(
+                at,
+                format!(
+                    "the file ends inside the gzip member at byte {at}: it was cut short (an \
+                     unfinished or failed download?)"
+                ),
+            );
+        }
         self.done = true;
         self.iter = None;
         None
@@ -267,7 +282,8 @@ impl WarcRecords {
         let start = find_next_member(self.source.as_ref(), damaged + 1, 5, &|head| {
             head == b"WARC/"
         })?;
-        let gz = MemberGzipReader::new(self.source.open_at(start).ok()?);
+        let gz =
+            MemberGzipReader::new(self.source.open_at(start).ok()?).report_cut_to(self.cut.clone());
         let options = ArchiveIteratorOptions {
             stream_detect: false,
             ..ArchiveIteratorOptions::default()

@@ -414,3 +414,40 @@ fn garbage_file_is_empty_and_complete() {
         r.status()
     );
 }
+
+/// Found trying #39's mistakes: a `.warc.gz` cut after its last record's deflate data, inside
+/// the member's trailer (or anywhere that leaves the records before it whole), read as
+/// complete: fastwarc's gzip reader takes the input's end for the stream's. A failed
+/// download looked like a finished one. Now the file is partial at that member, its records
+/// all kept.
+#[test]
+fn a_gzip_file_cut_inside_a_members_trailer_is_partial() {
+    let dir = tempfile::tempdir().unwrap();
+    let records: Vec<Vec<u8>> = (0..3)
+        .map(|i| response(i, "200 OK", "text/html", &format!("<p>page {i}</p>")))
+        .collect();
+    let members: Vec<Vec<u8>> = records.iter().map(|r| outward_testkit::gzip(r)).collect();
+    let last = (members[0].len() + members[1].len()) as u64;
+    let whole = members.concat();
+    for cut in [1, 4, 8] {
+        let p = write_tmp(dir.path(), "cut.warc.gz", &whole[..whole.len() - cut]);
+        let mut r = open(&p);
+        let pages = r
+            .by_ref()
+            .filter(|i| matches!(i, ReadItem::Page(_)))
+            .count();
+        assert_eq!(pages, 3, "cut {cut}");
+        match r.status() {
+            FileStatus::Partial { offset, error } => {
+                assert_eq!(offset, last, "cut {cut}");
+                assert!(error.contains("cut short"), "{error}");
+            }
+            FileStatus::Complete => panic!("cut {cut}: complete"),
+        }
+    }
+    // The whole file is complete.
+    let p = write_tmp(dir.path(), "whole.warc.gz", &whole);
+    let mut r = open(&p);
+    assert_eq!(r.by_ref().count(), 3);
+    assert_eq!(r.status(), FileStatus::Complete);
+}
