@@ -18,5 +18,6 @@ fn main() -> ExitCode {
         Command::Bench(args) => cli::bench::bench(args),
         Command::Train(args) => cli::train::train(args),
         Command::Sites(command) => cli::sites::sites(command),
+        Command::Report(args) => cli::report::report(args),
     }
 }

@@ -49,6 +49,19 @@ pub enum Command {
     /// `run --sites STORE`.
     #[command(subcommand)]
     Sites(SitesCommand),
+    /// Draw a run's output directory on one self-contained HTML page: records written and
+    /// skipped by reason, languages, text lengths, nodes parsed, top hosts, a sample of
+    /// documents, and what could not be read.
+    Report(ReportArgs),
+}
+
+#[derive(Args)]
+pub struct ReportArgs {
+    /// The output directory of `outward run` (its manifest.jsonl and shards).
+    pub dir: PathBuf,
+    /// The page to write (replaced atomically; default: DIR/report.html).
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]

@@ -3,7 +3,7 @@
 //! (`--worst N`) and leave-one-dataset-out for learned methods (`--lodo`).
 
 use super::args::EvalArgs;
-use super::report::StderrReporter;
+use super::summary::StderrReporter;
 use outward::learn::LabelledInput;
 use outward::{ExtractedText, Progress, RunConfig};
 use outward_core::methods::models::model_of;

@@ -1,6 +1,6 @@
 //! The `outward` command's rooms: its flags (`args`), one file per subcommand (`run`,
-//! `extract`, `eval`, `train`, `sites`, `bench`), what it prints of a run (`report`) and
-//! while it works (`progress`). Thin: every computation is the library's
+//! `extract`, `eval`, `train`, `sites`, `bench`, `report`), what it prints of a run
+//! (`summary`) and while it works (`progress`). Thin: every computation is the library's
 //! (`outward_pipeline`, re-exported as `outward`); these files parse, call and print.
 
 pub mod args;
@@ -11,4 +11,5 @@ pub mod progress;
 pub mod report;
 pub mod run;
 pub mod sites;
+pub mod summary;
 pub mod train;

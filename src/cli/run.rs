@@ -5,7 +5,7 @@
 
 use super::args::RunArgs;
 use super::progress::{Ticker, cpu_seconds};
-use super::report::{StderrReporter, print_run_summary};
+use super::summary::{StderrReporter, print_run_summary};
 use outward::Progress;
 use std::process::ExitCode;
 use std::time::Instant;

@@ -4,7 +4,7 @@
 
 use super::args::{SitesBuildArgs, SitesCommand, SitesInfoArgs, SitesMergeArgs};
 use super::progress::{Ticker, cpu_seconds};
-use super::report::StderrReporter;
+use super::summary::StderrReporter;
 use outward::{Progress, RunConfig};
 use outward_core::site::SampleNeeds;
 use std::path::PathBuf;

@@ -27,6 +27,7 @@ mod linenet;
 mod metadata;
 mod realworld;
 mod remote;
+mod report_page;
 mod run;
 mod site_memory;
 mod stage;

@@ -121,9 +121,9 @@ pub struct Manifest {
     entries: BTreeMap<String, ManifestEntry>,
 }
 
-/// Latest entry per input in manifest text; unreadable lines (a torn last line after a
-/// crash) are ignored.
-fn parse_manifest(text: &str) -> BTreeMap<String, ManifestEntry> {
+/// Latest entry per input (by canonical path) in manifest text; unreadable lines (a torn
+/// last line after a crash) are ignored. For readers that must not take the lock (a report).
+pub fn parse_manifest(text: &str) -> BTreeMap<String, ManifestEntry> {
     let mut entries = BTreeMap::new();
     for line in text.lines() {
         if let Ok(entry) = serde_json::from_str::<ManifestEntry>(line) {

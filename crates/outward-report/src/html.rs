@@ -1,0 +1,236 @@
+//! The report page: one self-contained HTML file (inline style, inline SVG, no script, no
+//! request leaving the file) drawn from [`Gathered`].
+//!
+//! Invariants: every text from the corpus is escaped; the page depends only on what was
+//! gathered (no clock, no randomness beyond the seeded sample).
+
+use crate::gather::{Gathered, SAMPLE_CHARS};
+use crate::svg::bars;
+use std::fmt::Write;
+
+/// Hosts listed in each top-hosts chart.
+pub const TOP_HOSTS: usize = 20;
+
+const STYLE: &str = "body{font:14px/1.4 system-ui,sans-serif;margin:2em auto;max-width:980px;color:#222}\
+h1{font-size:1.6em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}\
+table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ddd;padding:2px 6px;text-align:left;vertical-align:top}\
+td.n,th.n{text-align:right}.chart rect{fill:#4a7ab5}.chart text{font-size:12px;fill:#222}\
+.problem{background:#fff3f0;border:1px solid #e0a090;padding:.5em 1em}.note{color:#666}";
+
+/// Escapes `&`, `<`, `>`, `"` and `'` for HTML text and attribute values.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The page.
+pub fn render(g: &Gathered) -> String {
+    let mut p = String::new();
+    let title = format!("outward report: {}", g.dir.display());
+    let _ = write!(
+        p,
+        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>{STYLE}</style></head><body><h1>{}</h1>",
+        escape(&title),
+        escape(&title)
+    );
+    summary(&mut p, g);
+    problems(&mut p, g);
+    records(&mut p, g);
+    languages(&mut p, g);
+    lengths(&mut p, g);
+    nodes(&mut p, g);
+    hosts(&mut p, g);
+    site_memory(&mut p, g);
+    sample(&mut p, g);
+    p.push_str("</body></html>\n");
+    p
+}
+
+fn summary(p: &mut String, g: &Gathered) {
+    let mut statuses: Vec<(&str, usize)> = Vec::new();
+    for status in ["complete", "partial", "empty", "failed"] {
+        let n = g.inputs.iter().filter(|e| e.status == status).count();
+        if n > 0 {
+            statuses.push((status, n));
+        }
+    }
+    let statuses: Vec<String> = statuses.iter().map(|(s, n)| format!("{n} {s}")).collect();
+    let _ = write!(
+        p,
+        "<p id=\"summary\" data-inputs=\"{}\" data-records=\"{}\" data-written=\"{}\" data-documents=\"{}\">{} inputs ({}): {} records read, {} documents written, {} records skipped; {} documents read from the shards.</p>",
+        g.inputs.len(),
+        g.totals.records,
+        g.totals.written,
+        g.documents,
+        g.inputs.len(),
+        statuses.join(", "),
+        g.totals.records,
+        g.totals.written,
+        g.totals.skipped_total(),
+        g.documents
+    );
+}
+
+fn problems(p: &mut String, g: &Gathered) {
+    if g.problems.is_empty() {
+        return;
+    }
+    let _ = write!(
+        p,
+        "<div class=\"problem\" id=\"problems\"><h2>What could not be read</h2><ul>"
+    );
+    for problem in &g.problems {
+        let _ = write!(
+            p,
+            "<li data-input=\"{}\">{}: {}</li>",
+            escape(&problem.input),
+            escape(&problem.input),
+            escape(&problem.what)
+        );
+    }
+    p.push_str("</ul><p class=\"note\">The pictures below count what could be read.</p></div>");
+}
+
+fn records(p: &mut String, g: &Gathered) {
+    p.push_str("<h2>Records: written and skipped by reason</h2>");
+    let mut items = vec![("written".to_string(), g.totals.written)];
+    items.extend(
+        g.totals
+            .skipped
+            .iter()
+            .map(|(reason, n)| (reason.as_str().to_string(), *n)),
+    );
+    p.push_str(&bars("records", &items, &|v| format!("{v} records")));
+    p.push_str("<table id=\"inputs\"><tr><th>input</th><th>status</th><th class=n>records</th><th class=n>written</th><th class=n>skipped</th><th class=n>output bytes</th></tr>");
+    for e in &g.inputs {
+        let _ = write!(
+            p,
+            "<tr><td>{}</td><td>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td></tr>",
+            escape(&e.input),
+            escape(&e.status),
+            e.counts.records,
+            e.counts.written,
+            e.counts.skipped_total(),
+            e.output_bytes
+        );
+    }
+    p.push_str("</table>");
+}
+
+fn languages(p: &mut String, g: &Gathered) {
+    p.push_str("<h2>Languages</h2>");
+    let mut items: Vec<(String, u64, f64)> = g
+        .languages
+        .iter()
+        .map(|(l, (n, score))| (l.clone(), *n, score / (*n).max(1) as f64))
+        .collect();
+    items.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let shown: Vec<(String, u64)> = items.iter().map(|(l, n, _)| (l.clone(), *n)).collect();
+    p.push_str(&bars("languages", &shown, &|v| format!("{v} documents")));
+    p.push_str(
+        "<table id=\"language-scores\"><tr><th>language</th><th class=n>documents</th><th class=n>mean language_score</th></tr>",
+    );
+    for (language, n, mean) in &items {
+        let _ = write!(
+            p,
+            "<tr><td>{}</td><td class=n>{n}</td><td class=n>{mean:.3}</td></tr>",
+            escape(language)
+        );
+    }
+    p.push_str("</table>");
+}
+
+fn lengths(p: &mut String, g: &Gathered) {
+    p.push_str("<h2>Text length (characters, buckets doubling)</h2>");
+    let items: Vec<(String, u64)> = g
+        .text_chars
+        .iter()
+        .map(|(k, n)| (format!("{} – {}", 1u64 << k, (1u64 << (k + 1)) - 1), *n))
+        .collect();
+    p.push_str(&bars("text-length", &items, &|v| format!("{v} documents")));
+}
+
+fn nodes(p: &mut String, g: &Gathered) {
+    p.push_str("<h2>Nodes parsed / nodes in the page</h2>");
+    if g.with_nodes == 0 {
+        p.push_str("<p class=\"note\">No document reports node counts (WET output does not hold them).</p>");
+        return;
+    }
+    let items: Vec<(String, u64)> = g
+        .nodes_fraction
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            let hi = if i == 9 {
+                "1.0".to_string()
+            } else {
+                format!("0.{}", i + 1)
+            };
+            (format!("0.{i} – {hi}"), *n)
+        })
+        .collect();
+    p.push_str(&bars("nodes-fraction", &items, &|v| {
+        format!("{v} documents")
+    }));
+}
+
+fn hosts(p: &mut String, g: &Gathered) {
+    let top = |key: &dyn Fn(&(u64, u64)) -> u64| {
+        let mut all: Vec<(String, u64)> =
+            g.hosts.iter().map(|(h, v)| (h.clone(), key(v))).collect();
+        all.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        all.truncate(TOP_HOSTS);
+        all
+    };
+    let _ = write!(
+        p,
+        "<h2>Top hosts</h2><p class=\"note\">{} hosts in all; the {TOP_HOSTS} with the most documents, then with the most characters of text.</p>",
+        g.hosts.len()
+    );
+    p.push_str(&bars("hosts-documents", &top(&|v| v.0), &|v| {
+        format!("{v} documents")
+    }));
+    p.push_str(&bars("hosts-characters", &top(&|v| v.1), &|v| {
+        format!("{v} characters")
+    }));
+}
+
+fn site_memory(p: &mut String, g: &Gathered) {
+    if g.template_pages == 0 && g.template_removed == 0 {
+        return;
+    }
+    let _ = write!(
+        p,
+        "<h2>Site memory</h2><p id=\"site-memory\" data-pages=\"{}\" data-removed=\"{}\">Site memory took {} template blocks out of {} documents.</p>",
+        g.template_pages, g.template_removed, g.template_removed, g.template_pages
+    );
+}
+
+fn sample(p: &mut String, g: &Gathered) {
+    let _ = write!(
+        p,
+        "<h2>{} documents picked at random</h2><p class=\"note\">A seeded sample: the same output gives the same documents. The first {SAMPLE_CHARS} characters of each.</p><table id=\"sample\"><tr><th>URL</th><th>title</th><th>language</th><th>text</th></tr>",
+        g.sample.len()
+    );
+    for d in &g.sample {
+        let _ = write!(
+            p,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            escape(&d.url),
+            escape(&d.title),
+            escape(&d.language),
+            escape(&d.text)
+        );
+    }
+    p.push_str("</table>");
+}
