@@ -428,6 +428,10 @@ pub struct RunArgs {
     /// Reprocess inputs even when the manifest says their output is complete.
     #[arg(long)]
     pub force: bool,
+    /// When the run ends, draw the output directory on one page: DIR/report.html (as
+    /// `outward report DIR`).
+    #[arg(long)]
+    pub report: bool,
     /// Count an input without a single record (a 0-byte file, a failed download; `status:
     /// empty` in the manifest) as failed: exit code 3 instead of 0.
     #[arg(long)]
@@ -490,6 +494,11 @@ pub struct EvalArgs {
     /// their recall, precision, nodes parsed and the start of their text.
     #[arg(long, value_name = "N")]
     pub worst: Option<usize>,
+    /// Also write the scores on one self-contained HTML page: P/R/F1 and pages missed per
+    /// set as bars, the macro, and the worst pages (those of --worst, at least 30) with
+    /// their URL and scores.
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
     /// Leave one dataset out (trainable methods): for each bag-scored input, train on the
     /// others and score it with that model; snippet-scored inputs are left out. With --json,
     /// the JSON of a plain eval over the held-out scores.

@@ -9,6 +9,7 @@ use outward::{ExtractedText, Progress, RunConfig};
 use outward_core::methods::models::model_of;
 use outward_eval as eval;
 use outward_learn::model::Samples;
+use outward_report::eval_page::{EvalPage, EvalSet, WorstPage};
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
@@ -58,7 +59,7 @@ pub fn eval(args: EvalArgs) -> ExitCode {
             .map(|t| (t.id.clone(), t.text.clone()))
             .collect();
         let report = eval::score(&truth, &predictions);
-        if let Some(n) = args.worst
+        if let Some(n) = worst_kept(&args)
             && !report.is_snippets()
         {
             collect_worst(&report, texts, n, &mut worst);
@@ -71,6 +72,12 @@ pub fn eval(args: EvalArgs) -> ExitCode {
     } else {
         let _ = writeln!(out, "method {}", config.method);
         let _ = write!(out, "{}", eval::render_table(&reports));
+    }
+    if let Some(path) = &args.report {
+        let title = config.method.clone();
+        if let Err(code) = write_eval_report(path, title, &reports, worst.clone()) {
+            return code;
+        }
     }
     if let Some(n) = args.worst {
         worst.truncate(n);
@@ -109,18 +116,46 @@ pub fn eval(args: EvalArgs) -> ExitCode {
     }
 }
 
-/// A badly extracted page, for `eval --worst`.
-struct WorstPage {
-    dataset: String,
-    record_id: String,
-    url: Option<String>,
-    p: f64,
-    r: f64,
-    f1: f64,
-    nodes_parsed: u64,
-    nodes_total: u64,
-    /// The first characters of the extracted text, on one line.
-    text_start: String,
+/// Worst pages listed on a `--report` page when `--worst` does not say.
+const REPORT_WORST: usize = 30;
+
+/// How many worst pages to keep: `--worst N`, or [`REPORT_WORST`] for `--report`.
+fn worst_kept(args: &EvalArgs) -> Option<usize> {
+    match (args.worst, &args.report) {
+        (Some(n), Some(_)) => Some(n.max(REPORT_WORST)),
+        (Some(n), None) => Some(n),
+        (None, Some(_)) => Some(REPORT_WORST),
+        (None, None) => None,
+    }
+}
+
+/// Writes the page of `--report` (errors reported: exit 2).
+fn write_eval_report(
+    path: &std::path::Path,
+    title: String,
+    reports: &[eval::DatasetReport],
+    worst: Vec<WorstPage>,
+) -> Result<(), ExitCode> {
+    let sets = reports
+        .iter()
+        .map(|r| EvalSet {
+            name: r.name.clone(),
+            snippets: r.is_snippets(),
+            p: r.summary.p,
+            r: r.summary.r,
+            f1: r.summary.f1,
+            misses: r.summary.misses,
+            scorable: r.summary.scorable,
+            miss_rate: r.summary.miss_rate(),
+        })
+        .collect();
+    let page = outward_report::eval_page::render_eval(&EvalPage { title, sets, worst });
+    super::report::write_atomically(path, page.as_bytes()).map_err(|e| {
+        eprintln!("error: cannot write {}: {e}", path.display());
+        ExitCode::from(2)
+    })?;
+    eprintln!("eval: report written to {}", path.display());
+    Ok(())
 }
 
 /// Merges the `n` worst scored pages of `report` into `worst` (kept sorted, at most `n`).
@@ -202,6 +237,12 @@ fn eval_lodo(args: &EvalArgs, truths: &[PathBuf]) -> ExitCode {
         eprintln!("error: {}: {e}", input.display());
     }
     let reports = &lodo.reports;
+    if let Some(path) = &args.report {
+        let title = format!("{method}, leave one dataset out");
+        if let Err(code) = write_eval_report(path, title, reports, Vec::new()) {
+            return code;
+        }
+    }
     let mean = |f: fn(&eval::Summary) -> Option<f64>| {
         let v: Vec<f64> = reports.iter().filter_map(|r| f(&r.summary)).collect();
         v.iter().sum::<f64>() / v.len().max(1) as f64

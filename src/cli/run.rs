@@ -56,6 +56,13 @@ pub fn run(args: RunArgs) -> ExitCode {
     let cpu = cpu_seconds().zip(cpu_start).map(|(a, b)| a - b);
 
     print_run_summary(&reports, &config, &progress, elapsed, cpu, args.fail_empty);
+    // The page is a view of what was written: failing to draw it changes no exit code.
+    if args.report
+        && let Err(e) =
+            super::report::write_report(&config.output, &config.output.join("report.html"))
+    {
+        eprintln!("warn: report: {e}");
+    }
     exit_code(&reports, args.fail_empty)
 }
 

@@ -6,19 +6,15 @@ use super::common::*;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-/// `data-label` → `data-value` of every bar of the chart `name`.
+/// `data-label` → `data-value` of every bar of the chart `name`, as counts.
 fn chart(page: &str, name: &str) -> BTreeMap<String, u64> {
-    let start = page
-        .find(&format!("data-chart=\"{name}\""))
-        .unwrap_or_else(|| panic!("no chart {name}"));
-    let end = start + page[start..].find("</svg>").unwrap();
-    let mut bars = BTreeMap::new();
-    for part in page[start..end].split("<g data-label=\"").skip(1) {
-        let (label, rest) = part.split_once("\" data-value=\"").unwrap();
-        let value = rest.split('"').next().unwrap().parse().unwrap();
-        bars.insert(label.to_string(), value);
-    }
-    bars
+    chart_f64(page, name)
+        .into_iter()
+        .map(|(label, v)| {
+            assert_eq!(v.fract(), 0.0, "{name}: {label} = {v}");
+            (label, v as u64)
+        })
+        .collect()
 }
 
 fn report(dir: &Path, expect: i32) -> (String, std::process::Output) {
@@ -156,4 +152,85 @@ fn wet_output_is_drawn_too() {
         .unwrap();
     assert_eq!(chart(&page, "languages").values().sum::<u64>(), written);
     assert!(page.contains("WET output does not hold them"));
+}
+
+#[test]
+fn run_report_draws_the_directory_when_the_run_ends() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let r = run_into(&out, &["--report"], &[&sample()], 0);
+    assert!(stdout(&r).contains("outward report:"), "{}", stdout(&r));
+    let page = std::fs::read_to_string(out.join("report.html")).unwrap();
+    let written = manifest(&out)["sample.jsonl.zst"]["counts"]["written"]
+        .as_u64()
+        .unwrap();
+    assert_eq!(chart(&page, "records")["written"], written);
+    // The same page as `outward report` draws.
+    std::fs::rename(out.join("report.html"), tmp.path().join("first.html")).unwrap();
+    assert_eq!(report(&out, 0).0, page);
+}
+
+#[test]
+fn eval_report_draws_the_scores_eval_prints() {
+    let Some(dev) = shared_data("data/dev") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let page_path = tmp.path().join("eval.html");
+    let sets = ["htmltotext", "cleanportaleval"];
+    let mut args = vec![
+        "eval".to_string(),
+        "--json".into(),
+        "--report".into(),
+        page_path.to_string_lossy().into_owned(),
+    ];
+    args.extend(sets.iter().map(|s| {
+        dev.join(format!("{s}.warc.gz"))
+            .to_string_lossy()
+            .into_owned()
+    }));
+    let r = run(&args);
+    assert_eq!(code(&r), 0, "{}", describe(&r));
+    let json: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+    let page = std::fs::read_to_string(&page_path).unwrap();
+    let f1 = chart_f64(&page, "f1");
+    let missed = chart_f64(&page, "miss-rate");
+    for set in sets {
+        let d = &json["datasets"][set];
+        // The JSON printer and the page's may differ in the last bit of a float's digits.
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-12 * b.abs().max(1e-12);
+        assert!(
+            close(f1[set], d["F1"].as_f64().unwrap()),
+            "{set}: {}",
+            f1[set]
+        );
+        assert!(
+            close(missed[set], d["miss_rate"].as_f64().unwrap()),
+            "{set}"
+        );
+    }
+    assert!(page.contains("id=\"worst\""), "the worst pages");
+    assert!(page.matches("<tr><td>").count() >= 30 + sets.len());
+    for needle in ["<script", "src=", "href="] {
+        assert!(!page.contains(needle), "{needle}");
+    }
+}
+
+/// `data-label` → `data-value` of every bar of the chart `name`.
+fn chart_f64(page: &str, name: &str) -> BTreeMap<String, f64> {
+    let start = page
+        .find(&format!("data-chart=\"{name}\""))
+        .unwrap_or_else(|| panic!("no chart {name}"));
+    let end = start + page[start..].find("</svg>").unwrap();
+    page[start..end]
+        .split("<g data-label=\"")
+        .skip(1)
+        .map(|part| {
+            let (label, rest) = part.split_once("\" data-value=\"").unwrap();
+            (
+                label.to_string(),
+                rest.split('"').next().unwrap().parse().unwrap(),
+            )
+        })
+        .collect()
 }

@@ -11,7 +11,8 @@ use std::fmt::Write;
 /// Hosts listed in each top-hosts chart.
 pub const TOP_HOSTS: usize = 20;
 
-const STYLE: &str = "body{font:14px/1.4 system-ui,sans-serif;margin:2em auto;max-width:980px;color:#222}\
+/// The style of every page (inline: nothing is fetched).
+pub const STYLE: &str = "body{font:14px/1.4 system-ui,sans-serif;margin:2em auto;max-width:980px;color:#222}\
 h1{font-size:1.6em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}\
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ddd;padding:2px 6px;text-align:left;vertical-align:top}\
 td.n,th.n{text-align:right}.chart rect{fill:#4a7ab5}.chart text{font-size:12px;fill:#222}\

@@ -3,9 +3,11 @@
 //! with their scores; text lengths; how much of each page the extraction parsed; top hosts;
 //! site memory's cut; a seeded sample of documents to read — and says what could not be read.
 //!
-//! Split by job: `gather` reads the manifest and the shards (read-only), `svg` draws bars,
-//! `html` lays out the page. No I/O beyond reading the directory; the caller writes the page.
+//! Also the page of `outward eval --report` (`eval_page`). Split by job: `gather` reads the
+//! manifest and the shards (read-only), `svg` draws bars, `html` lays out the run's page.
+//! No I/O beyond reading the directory; the caller writes the page.
 
+pub mod eval_page;
 pub mod gather;
 pub mod html;
 pub mod svg;

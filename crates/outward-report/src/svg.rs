@@ -15,7 +15,18 @@ const GAP: f64 = 4.0;
 /// A horizontal bar chart named `name` (its `data-chart`): one bar per `(label, value)`, in
 /// the order given, each labelled with `shown(value)`.
 pub fn bars(name: &str, items: &[(String, u64)], shown: &dyn Fn(u64) -> String) -> String {
-    let max = items.iter().map(|(_, v)| *v).max().unwrap_or(0).max(1) as f64;
+    let items: Vec<(String, f64)> = items.iter().map(|(l, v)| (l.clone(), *v as f64)).collect();
+    // Counts below 2^53 are exact as f64, and print without a fraction.
+    bars_of(name, &items, &|v| shown(v as u64))
+}
+
+/// [`bars`] of measures (scores, rates): bars scaled to the largest, never below zero.
+pub fn bars_of(name: &str, items: &[(String, f64)], shown: &dyn Fn(f64) -> String) -> String {
+    let max = items
+        .iter()
+        .map(|(_, v)| *v)
+        .fold(0.0_f64, f64::max)
+        .max(f64::MIN_POSITIVE);
     let height = items.len() as f64 * (BAR_HEIGHT + GAP) + GAP;
     let mut svg = String::new();
     let _ = write!(
@@ -26,7 +37,7 @@ pub fn bars(name: &str, items: &[(String, u64)], shown: &dyn Fn(u64) -> String) 
     for (i, (label, value)) in items.iter().enumerate() {
         let y = GAP + i as f64 * (BAR_HEIGHT + GAP);
         let room = WIDTH - LABEL_WIDTH - 90.0;
-        let w = (*value as f64 / max * room).max(if *value > 0 { 1.0 } else { 0.0 });
+        let w = (value.max(0.0) / max * room).max(if *value > 0.0 { 1.0 } else { 0.0 });
         let short = escape(&shorten(label, 30));
         let label = escape(label);
         let _ = write!(
