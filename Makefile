@@ -4,7 +4,7 @@ DEV := ../shared/data/dev
 
 PYENV := target/pyenv
 
-.PHONY: run test check lint bench profile eval build pyenv python-test fuzz fuzz-smoke fuzz-build stress
+.PHONY: run test check lint bench profile eval build pyenv python-test fuzz fuzz-smoke fuzz-build stress browser-test
 
 build:
 	$(CARGO) build --release
@@ -16,14 +16,16 @@ run:
 ## Tests build the release profile without its thin LTO: the same code and outputs, half the
 ## cold build (test binaries: 4m35s against 9m14s on the 2-core VM). `build`, `run`, `bench`
 ## and `profile` run on their own keep it, so measured speeds are the shipped binary's.
-check test python-test stress: export CARGO_PROFILE_RELEASE_LTO = off
+check test python-test stress browser-test: export CARGO_PROFILE_RELEASE_LTO = off
 
 ## What CI runs: `make check`, the Python package's tests (python-test), a short run of every
-## fuzz target (fuzz-smoke), then the stress table (about a minute).
+## fuzz target (fuzz-smoke), the stress table (about a minute), then the report page in a
+## real browser (browser-test).
 test: check
 	$(MAKE) python-test
 	$(MAKE) fuzz-smoke
 	$(MAKE) stress
+	$(MAKE) browser-test
 
 ## Format check, lints and every Rust test (release build: the eval bars run real data).
 ## Tests that check outward against Python peers (warcio, moto) use the venv below. The
@@ -102,3 +104,13 @@ fuzz-smoke:
 ## exit codes, nothing lost, peak RSS under 1 GiB, and the table of times. STRESS_ONLY=name picks cases.
 stress:
 	$(CARGO) test --release --workspace --test cli stress:: -- --ignored --nocapture
+
+## `outward report`'s page opened by a headless Chromium: no console error, no request leaving
+## the file, a screenshot of the drawn page. Installs Debian's chromium first when it is
+## missing (apt-get: root, or sudo without a password). `make check` runs the same test and
+## skips it where no chromium is found; here it must run.
+browser-test:
+	command -v chromium >/dev/null || { \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo -n ); \
+	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium; }
+	OUTWARD_REQUIRE_BROWSER=1 $(CARGO) test --release --test cli report_page::the_page_opens_in_a_browser

@@ -234,3 +234,140 @@ fn chart_f64(page: &str, name: &str) -> BTreeMap<String, f64> {
         })
         .collect()
 }
+
+/// Chromium, when the machine has it (`OUTWARD_BROWSER`, else `chromium` on the PATH). `make
+/// browser-test` (part of `make test`) installs Debian's and sets `OUTWARD_REQUIRE_BROWSER=1`,
+/// where its absence fails instead of skipping.
+fn browser() -> Option<std::path::PathBuf> {
+    let found = std::env::var_os("OUTWARD_BROWSER")
+        .map(std::path::PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("PATH").and_then(|paths| {
+                std::env::split_paths(&paths)
+                    .map(|d| d.join("chromium"))
+                    .find(|p| p.is_file())
+            })
+        });
+    if found.is_none() {
+        assert!(
+            std::env::var_os("OUTWARD_REQUIRE_BROWSER").is_none(),
+            "OUTWARD_REQUIRE_BROWSER is set but no chromium was found"
+        );
+        eprintln!("note: no chromium on this machine: the browser test is skipped");
+    }
+    found
+}
+
+/// What a headless Chromium saw opening `page`: its screenshot (PNG bytes), the console
+/// messages it logged, and the http(s)/ws requests the page made (its own background
+/// requests, which have no file:// frame, are not the page's).
+struct Opened {
+    screenshot: Vec<u8>,
+    console: Vec<String>,
+    requests: Vec<String>,
+}
+
+fn open_in_browser(browser: &Path, page: &Path, work: &Path) -> Opened {
+    let shot = work.join("shot.png");
+    let netlog = work.join("netlog.json");
+    let out = std::process::Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--disable-extensions",
+            "--host-resolver-rules=MAP * ~NOTFOUND",
+            "--enable-logging=stderr",
+            "--v=0",
+            "--window-size=1200,4000",
+        ])
+        .arg(format!(
+            "--user-data-dir={}",
+            work.join("profile").display()
+        ))
+        .arg(format!("--log-net-log={}", netlog.display()))
+        .arg(format!("--screenshot={}", shot.display()))
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .expect("starting chromium");
+    assert!(out.status.success(), "{}", describe(&out));
+    let console = String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .filter(|l| l.contains(":CONSOLE") || l.contains("Uncaught"))
+        .map(str::to_string)
+        .collect();
+    let log: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&netlog).unwrap()).expect("the net log is JSON");
+    let mut requests: Vec<String> = log["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| {
+            let p = &e["params"];
+            let url = p["url"].as_str()?;
+            let from_page = p["network_isolation_key"]
+                .as_str()
+                .is_some_and(|k| k.starts_with("file://"));
+            (from_page && (url.starts_with("http") || url.starts_with("ws")))
+                .then(|| url.to_string())
+        })
+        .collect();
+    requests.dedup();
+    Opened {
+        screenshot: std::fs::read(&shot).unwrap(),
+        console,
+        requests,
+    }
+}
+
+/// Width and height of a PNG, from its IHDR chunk.
+fn png_size(png: &[u8]) -> (u32, u32) {
+    assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"), "not a PNG");
+    let be = |at: usize| u32::from_be_bytes(png[at..at + 4].try_into().unwrap());
+    (be(16), be(20))
+}
+
+#[test]
+fn the_page_opens_in_a_browser_without_errors_or_requests() {
+    let Some(browser) = browser() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let synth = tmp.path().join("synth.warc.gz");
+    std::fs::write(&synth, outward_testkit::synthetic_warc_gz(8, 60)).unwrap();
+    run_into(&out, &["--report"], &[&sample(), &synth], 0);
+    let opened = open_in_browser(&browser, &out.join("report.html"), tmp.path());
+    assert!(opened.console.is_empty(), "{:?}", opened.console);
+    assert!(opened.requests.is_empty(), "{:?}", opened.requests);
+    assert_eq!(png_size(&opened.screenshot), (1200, 4000));
+    // Drawn, not blank: a white 1200x4000 screenshot compresses to a few KB.
+    assert!(
+        opened.screenshot.len() > 40_000,
+        "{} bytes",
+        opened.screenshot.len()
+    );
+
+    // The checks can fail: a page with a script error and an image from the network.
+    let bad = tmp.path().join("bad.html");
+    std::fs::write(
+        &bad,
+        "<!DOCTYPE html><p>x</p><img src=\"http://example.invalid/x.png\">\
+         <script>throw new Error(\"uncaught here\")</script>",
+    )
+    .unwrap();
+    let work = tmp.path().join("bad");
+    std::fs::create_dir(&work).unwrap();
+    let opened = open_in_browser(&browser, &bad, &work);
+    assert!(
+        opened.console.iter().any(|l| l.contains("uncaught here")),
+        "{:?}",
+        opened.console
+    );
+    assert_eq!(opened.requests, ["http://example.invalid/x.png"]);
+}

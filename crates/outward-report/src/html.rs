@@ -16,7 +16,7 @@ pub const STYLE: &str = "body{font:14px/1.4 system-ui,sans-serif;margin:2em auto
 h1{font-size:1.6em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}\
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ddd;padding:2px 6px;text-align:left;vertical-align:top}\
 td.n,th.n{text-align:right}.chart rect{fill:#4a7ab5}.chart text{font-size:12px;fill:#222}\
-.problem{background:#fff3f0;border:1px solid #e0a090;padding:.5em 1em}.note{color:#666}";
+#sample{table-layout:fixed;width:100%}#sample td{overflow-wrap:anywhere}.problem{background:#fff3f0;border:1px solid #e0a090;padding:.5em 1em}.note{color:#666}";
 
 /// Escapes `&`, `<`, `>`, `"` and `'` for HTML text and attribute values.
 pub fn escape(s: &str) -> String {

@@ -36,7 +36,8 @@ pub fn bars_of(name: &str, items: &[(String, f64)], shown: &dyn Fn(f64) -> Strin
     );
     for (i, (label, value)) in items.iter().enumerate() {
         let y = GAP + i as f64 * (BAR_HEIGHT + GAP);
-        let room = WIDTH - LABEL_WIDTH - 90.0;
+        // Room on the right for the value's text ("12345 characters").
+        let room = WIDTH - LABEL_WIDTH - 130.0;
         let w = (value.max(0.0) / max * room).max(if *value > 0.0 { 1.0 } else { 0.0 });
         let short = escape(&shorten(label, 30));
         let label = escape(label);
