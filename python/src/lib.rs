@@ -354,8 +354,9 @@ fn process_warc_json(
     let report = reports.into_iter().next().expect("one report per input");
     if fail_empty && report.is_empty_input() {
         return Err(PyOSError::new_err(format!(
-            "{}: empty: not a single record (a 0-byte file or a failed download looks like this)",
-            path.display()
+            "{}: {}",
+            path.display(),
+            pipeline::EMPTY_INPUT
         )));
     }
     let (status, entry, fractions, rewritten) = match report.outcome {

@@ -123,16 +123,14 @@ fn refuse_archive(path: &Path, bytes: &[u8]) -> Result<(), String> {
     let head = &bytes[..bytes.len().min(64 << 10)];
     let kind =
         sniff_source(&outward_warc::source::InMemory::new("page", head)).unwrap_or(FileKind::Empty);
-    let what = match kind {
-        FileKind::Warc => "a WARC file".to_string(),
-        FileKind::Arc => "an ARC file".to_string(),
-        kind @ FileKind::Derived(_) => return Err(format!("{}: {kind}", path.display())),
-        FileKind::Empty | FileKind::Undecoded | FileKind::Other { .. } => return Ok(()),
-    };
-    Err(format!(
-        "{}: {what}; extract reads HTML pages: `outward run -o DIR {}` extracts the pages of \
-         WARC and ARC files into shards",
-        path.display(),
-        path.display()
-    ))
+    match kind {
+        FileKind::Warc | FileKind::Arc => Err(format!(
+            "{}: {kind}; extract reads HTML pages: `outward run -o DIR {}` extracts the pages \
+             of WARC and ARC files into shards",
+            path.display(),
+            path.display()
+        )),
+        FileKind::Derived(_) => Err(format!("{}: {kind}", path.display())),
+        FileKind::Empty | FileKind::Undecoded | FileKind::Other { .. } => Ok(()),
+    }
 }

@@ -51,9 +51,9 @@ pub fn print_run_summary(
                 ("warn", "; --fail-empty makes this a failure")
             };
             eprintln!(
-                "{level}: {}: empty: not a single record (a 0-byte file or a failed download \
-                 looks like this){hint}",
-                report.input.display()
+                "{level}: {}: {}{hint}",
+                report.input.display(),
+                outward::EMPTY_INPUT
             );
         }
         match &report.outcome {

@@ -39,6 +39,6 @@ pub use config::{
 };
 pub use events::{Event, FractionHistogram, Progress, Reporter, Silent};
 pub use input::{resolve_inputs, select_shard};
-pub use run::{InputOutcome, InputReport, extract_documents, extract_texts, run};
+pub use run::{EMPTY_INPUT, InputOutcome, InputReport, extract_documents, extract_texts, run};
 pub use site_memory::build_sites;
 pub use stream::{DocSink, ExtractedText, StreamResult};

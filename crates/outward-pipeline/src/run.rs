@@ -30,6 +30,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+/// What an input without a single record is called wherever it is reported (`status: empty`).
+pub const EMPTY_INPUT: &str =
+    "empty: not a single record (a 0-byte file or a failed download looks like this)";
+
 /// What happened to one input in a run.
 #[derive(Debug, Clone)]
 pub struct InputReport {
@@ -64,17 +68,6 @@ impl InputReport {
     /// download): `status: empty` in the manifest.
     pub fn is_empty_input(&self) -> bool {
         self.entry().is_some_and(ManifestEntry::is_empty_input)
-    }
-
-    /// True when this input's output was rewritten because the settings changed.
-    pub fn is_rewritten(&self) -> bool {
-        matches!(
-            self.outcome,
-            InputOutcome::Done {
-                rewritten: Some(_),
-                ..
-            }
-        )
     }
 
     /// True when this input could not be read at all.
@@ -283,13 +276,14 @@ fn read_input(input: &Path, shared: &RunShared) -> (InputOutcome, Option<InputId
     let rewritten = previous
         .filter(|p| p.identity == identity && p.config_hash != *config_hash && !p.is_failed())
         .map(|p| {
-            let changes = match settings_changes(&p.settings, &shared.settings) {
-                _ if p.settings.is_empty() => {
-                    vec!["its manifest line predates recorded settings".to_string()]
-                }
-                changes if changes.is_empty() => vec!["site memory".to_string()],
-                changes => changes,
+            let mut changes = if p.settings.is_empty() {
+                vec!["its manifest line predates recorded settings".to_string()]
+            } else {
+                settings_changes(&p.settings, &shared.settings)
             };
+            if changes.is_empty() {
+                changes.push("site memory".to_string());
+            }
             stages
                 .reporter
                 .report(&Event::SettingsChanged(SettingsChanged {

@@ -162,7 +162,7 @@ impl Gathered {
             self.with_nodes += 1;
         }
         let url = meta["url"].as_str().unwrap_or("");
-        let host = host_of(url).unwrap_or("(no URL)").to_string();
+        let host = outward_core::host_of(url).unwrap_or_else(|| "(no URL)".to_string());
         let slot = self.hosts.entry(host).or_default();
         slot.0 += 1;
         slot.1 += chars;
@@ -177,15 +177,6 @@ impl Gathered {
             text: text.chars().take(SAMPLE_CHARS).collect(),
         });
     }
-}
-
-/// The host of an absolute URL, lowercased by the writer already (`https://host:port/…`).
-fn host_of(url: &str) -> Option<&str> {
-    let rest = url.split_once("://")?.1;
-    let authority = rest.split(['/', '?', '#']).next()?;
-    let host = authority.rsplit('@').next()?;
-    let host = host.split(':').next()?;
-    (!host.is_empty()).then_some(host)
 }
 
 /// Calls `each` with every document of a shard, in order; a damaged shard ends with the
@@ -316,14 +307,6 @@ impl Reservoir {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn hosts_of_urls() {
-        assert_eq!(host_of("https://a.example.com/x?y"), Some("a.example.com"));
-        assert_eq!(host_of("http://u:p@h.org:8080/"), Some("h.org"));
-        assert_eq!(host_of("no url"), None);
-        assert_eq!(host_of("http:///path"), None);
-    }
 
     #[test]
     fn the_sample_is_the_same_for_the_same_documents() {
