@@ -4,7 +4,7 @@ DEV := ../shared/data/dev
 
 PYENV := target/pyenv
 
-.PHONY: run test check lint bench profile eval build pyenv python-test fuzz fuzz-smoke fuzz-build stress browser-test
+.PHONY: run test check lint bench profile eval build pyenv python-test filters-tables fuzz fuzz-smoke fuzz-build stress browser-test
 
 build:
 	$(CARGO) build --release
@@ -53,8 +53,14 @@ python-test: build
 	rm -rf $(PYPKG_ENV)
 	python3 -m venv $(PYPKG_ENV)
 	$(PYPKG_ENV)/bin/python -m pip install --quiet --disable-pip-version-check "./python[datatrove,test]"
+	$(PYPKG_ENV)/bin/python -m pip install --quiet --disable-pip-version-check -r python/tests/requirements-filters.txt
 	-$(PYPKG_ENV)/bin/python -m pip install --quiet --disable-pip-version-check -r python/tests/requirements-engines.txt
 	$(PYPKG_ENV)/bin/python -m pytest -q python/tests
+
+## Regenerate crates/outward-filters/src/words/tables.rs from spaCy and DataTrove (in the
+## venv `make python-test` builds; the output is committed, so builds never need them).
+filters-tables:
+	cd crates/outward-filters && ../../$(PYPKG_ENV)/bin/python gen/spacy_en.py src/words/tables.rs
 
 lint:
 	$(CARGO) fmt --all --check

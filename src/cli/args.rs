@@ -449,6 +449,23 @@ pub struct RunArgs {
     /// A code of no language outward identifies is an error
     #[arg(long, value_delimiter = ',', value_name = "CODES")]
     pub lang: Vec<String>,
+    /// Drop documents that these quality filters drop, comma-separated, applied in order as a
+    /// DataTrove pipeline of GopherQualityFilter, GopherRepetitionFilter, C4QualityFilter and
+    /// FineWebQualityFilter would (English words, their default thresholds): gopher-quality,
+    /// gopher-repetition, c4-quality (which keeps only the lines C4 keeps), fineweb-quality.
+    /// Each drop is counted under its rule's DataTrove name (gopher_short_doc, top_4_gram,
+    /// line_punct_ratio, ...)
+    #[arg(long, value_name = "FILTERS")]
+    pub filter: Option<String>,
+    /// A JSON file of thresholds for --filter and --signals, by DataTrove's argument names:
+    /// {"gopher-quality": {"min_doc_words": 100}, "fineweb-quality": {"line_punct_thr": 0.1}}
+    #[arg(long, value_name = "FILE")]
+    pub filter_config: Option<PathBuf>,
+    /// Add metadata.signals to every document: the numbers those four filters decide on
+    /// (word counts, ratios, repeated n-grams, C4's kept lines and sentences, FineWeb's line
+    /// ratios) and, under would_drop, the rule of each filter that would drop the text
+    #[arg(long)]
+    pub signals: bool,
 }
 
 #[derive(Args)]

@@ -37,6 +37,10 @@ pub fn run(args: RunArgs) -> ExitCode {
         eprintln!("error: --lang: {e}");
         return ExitCode::from(2);
     }
+    if let Err(e) = set_quality_filters(&mut config.filters, &args) {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
 
     let progress = std::sync::Arc::new(Progress::default());
     let start = Instant::now();
@@ -83,4 +87,21 @@ fn exit_code(reports: &[outward::InputReport], fail_empty: bool) -> ExitCode {
     } else {
         ExitCode::from(1)
     }
+}
+
+/// `--filter`, `--filter-config` and `--signals` into `filters`; the error names the unknown
+/// filter, threshold or file.
+fn set_quality_filters(filters: &mut outward::DocFilters, args: &RunArgs) -> Result<(), String> {
+    if let Some(list) = &args.filter {
+        filters.quality =
+            outward_filters::Filter::parse_list(list).map_err(|e| format!("--filter: {e}"))?;
+    }
+    if let Some(path) = &args.filter_config {
+        let json = std::fs::read_to_string(path)
+            .map_err(|e| format!("--filter-config {}: {e}", path.display()))?;
+        filters.quality_config = outward_filters::Config::from_json(&json)
+            .map_err(|e| format!("--filter-config {}: {e}", path.display()))?;
+    }
+    filters.signals = args.signals;
+    Ok(())
 }

@@ -6,7 +6,7 @@
 //! input's failure is named with its path.
 
 use outward::{FractionHistogram, InputOutcome, InputReport, Progress, RunConfig};
-use outward_base::counts::{Counts, SkipReason};
+use outward_base::counts::Counts;
 use std::io::Write;
 use std::sync::atomic::Ordering;
 
@@ -97,9 +97,10 @@ pub fn print_run_summary(
         totals.written,
         totals.skipped_total()
     );
-    let reasons: Vec<String> = SkipReason::ALL
+    let reasons: Vec<String> = totals
+        .skipped
         .iter()
-        .filter_map(|r| totals.skipped.get(r).map(|n| format!("{} {n}", r.as_str())))
+        .map(|(r, n)| format!("{} {n}", r.as_str()))
         .collect();
     if !reasons.is_empty() {
         let _ = writeln!(out, "  skipped by reason: {}", reasons.join(", "));

@@ -87,6 +87,10 @@ pub struct Metadata {
     /// doubts. Absent for methods that do not say.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub extraction_confidence: Option<f64>,
+    /// With `--signals`: what the Gopher, C4 and FineWeb quality filters decide on, measured on
+    /// `text`, and the rule of each that would drop it (`outward_filters::Signals`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signals: Option<outward_filters::Signals>,
 }
 
 /// Where a document came from (everything but the extraction itself).
@@ -171,6 +175,7 @@ impl Document {
                     .stats
                     .confidence
                     .map(|c| (f64::from(c) * 1000.0).round() / 1000.0),
+                signals: None,
             },
             text,
         }
@@ -229,6 +234,7 @@ pub(crate) mod tests {
                 nodes_total: 9,
                 degraded: None,
                 extraction_confidence: None,
+                signals: None,
             },
             text,
         }
@@ -269,6 +275,7 @@ pub(crate) mod tests {
                 nodes_total: 9,
                 degraded: None,
                 extraction_confidence: None,
+                signals: None,
             },
         };
         let mut out = Vec::new();

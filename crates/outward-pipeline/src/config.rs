@@ -119,7 +119,7 @@ pub struct RunConfig {
 /// Records and documents a run keeps: a page over a size budget is skipped as `over_budget`
 /// before extraction, one whose extraction did more work than `max_work` after it, a
 /// document as `too_short` or `language`.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct DocFilters {
     /// Nodes (elements and text runs) a page may have (`--max-nodes`; 0: no budget).
     pub max_nodes: u64,
@@ -133,6 +133,13 @@ pub struct DocFilters {
     /// ISO 639-1 codes (lowercase) the identified language must be one of; a document with no
     /// identified language fails too (empty: every language).
     pub languages: Vec<String>,
+    /// Quality filters a document must pass, in order (`--filter`): one that drops it is a
+    /// skip named after its rule; `c4-quality` keeps the lines C4 keeps.
+    pub quality: Vec<outward_filters::Filter>,
+    /// Their thresholds (`--filter-config`; DataTrove's defaults).
+    pub quality_config: outward_filters::Config,
+    /// Add `metadata.signals` to every document written (`--signals`).
+    pub signals: bool,
 }
 
 impl DocFilters {
@@ -188,8 +195,44 @@ impl DocFilters {
             .then(|| format!("work {} > --max-work {}", stats.work, self.max_work))
     }
 
-    /// Why `doc` is not kept, if it is not.
-    pub fn reject(&self, doc: &Document) -> Option<(SkipReason, String)> {
+    /// Why `doc` is not kept, if it is not; a kept one gets what the quality filters make of
+    /// it (C4's kept lines) and, with `signals`, its signals.
+    pub fn finish(&self, doc: &mut Document) -> Option<(SkipReason, String)> {
+        if let Some(why) = self.reject(doc) {
+            return Some(why);
+        }
+        if !self.quality.is_empty() {
+            match outward_filters::apply(&self.quality, &doc.text, &self.quality_config) {
+                outward_filters::Verdict::Drop(rule) => {
+                    return Some((
+                        SkipReason::Filtered(rule),
+                        format!("quality filter rule {}", rule.as_str()),
+                    ));
+                }
+                outward_filters::Verdict::Empty => {
+                    return Some((
+                        SkipReason::Empty,
+                        "no text left for the quality filters".into(),
+                    ));
+                }
+                outward_filters::Verdict::Keep(Some(kept)) => {
+                    doc.metadata.text_chars = kept.chars().count() as u64;
+                    doc.text = kept;
+                }
+                outward_filters::Verdict::Keep(None) => {}
+            }
+        }
+        if self.signals {
+            doc.metadata.signals = Some(outward_filters::Signals::measure(
+                &doc.text,
+                &self.quality_config,
+            ));
+        }
+        None
+    }
+
+    /// Why `doc` is not kept by `--min-chars` and `--lang`, if it is not.
+    fn reject(&self, doc: &Document) -> Option<(SkipReason, String)> {
         let m = &doc.metadata;
         if m.text_chars < self.min_chars {
             return Some((
@@ -372,6 +415,19 @@ impl RunConfig {
         .into_iter()
         .map(|(name, value)| (name.to_string(), value))
         .collect();
+        // Recorded only when used, so runs without them keep their hash.
+        if !f.quality.is_empty() {
+            let names: Vec<&str> = f.quality.iter().map(|q| q.name()).collect();
+            settings.insert("--filter".into(), names.join(","));
+        }
+        if f.signals {
+            settings.insert("--signals".into(), "yes".into());
+        }
+        if (f.signals || !f.quality.is_empty())
+            && f.quality_config != outward_filters::Config::default()
+        {
+            settings.insert("filter thresholds".into(), f.quality_config.canonical());
+        }
         if let Some(digest) = site_digest {
             settings.insert("site memory".into(), format!("{digest:016x}"));
             settings.insert("--site-min-pages".into(), self.site_min_pages.to_string());

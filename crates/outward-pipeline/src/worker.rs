@@ -235,7 +235,7 @@ pub fn process_page_learning(
         charset_source: charset_source.as_str(),
         site_pages,
     };
-    let doc = Document::build(
+    let mut doc = Document::build(
         record_id.clone(),
         provenance,
         extraction,
@@ -243,7 +243,7 @@ pub fn process_page_learning(
         format,
         extractor.name(),
     );
-    if let Some((reason, detail)) = filters.reject(&doc) {
+    if let Some((reason, detail)) = filters.finish(&mut doc) {
         let skip = Skip {
             reason,
             record_id: Some(record_id),

@@ -9,6 +9,7 @@
 //! into temporary directories.
 
 mod faults;
+mod filters;
 mod first_hour;
 mod inputs;
 mod resume;

@@ -1,0 +1,205 @@
+//! C4's line and page rules (Raffel et al. 2020) as DataTrove's `C4QualityFilter` applies
+//! them with its defaults (lines split at line breaks): a line is kept when it has no word
+//! over 1000 characters, ends in `.`, `?`, `!`, `"` or `'` (not `...`) once Wikipedia-style
+//! citations are removed, has 3 words or more, and mentions neither javascript nor a
+//! cookie/terms policy; a kept line with "lorem ipsum" or `{` drops the page, and so do fewer
+//! than 5 sentences in the kept lines. A page it keeps becomes its kept lines, as DataTrove
+//! rewrites `doc.text`.
+
+use outward_base::counts::FilterRule;
+use serde::{Deserialize, Serialize};
+
+use crate::words::{python, sentences};
+
+/// DataTrove's arguments and defaults (`split_paragraph = true`; sentence splitting of whole
+/// texts is not offered).
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Thresholds {
+    pub remove_citations: bool,
+    pub filter_no_terminal_punct: bool,
+    /// -1 turns the rule off.
+    pub min_num_sentences: i64,
+    /// -1 turns the rule off.
+    pub min_words_per_line: i64,
+    /// -1 turns the rule off.
+    pub max_word_length: i64,
+    pub filter_lorem_ipsum: bool,
+    pub filter_javascript: bool,
+    pub filter_curly_bracket: bool,
+    pub filter_policy: bool,
+}
+
+impl Default for Thresholds {
+    fn default() -> Self {
+        Thresholds {
+            remove_citations: true,
+            filter_no_terminal_punct: true,
+            min_num_sentences: 5,
+            min_words_per_line: 3,
+            max_word_length: 1000,
+            filter_lorem_ipsum: true,
+            filter_javascript: true,
+            filter_curly_bracket: true,
+            filter_policy: true,
+        }
+    }
+}
+
+/// What the rules decide on.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Signals {
+    /// Lines of the text.
+    pub lines: usize,
+    /// Lines kept (up to the first that drops the page).
+    pub lines_kept: usize,
+    /// Sentences in the kept lines.
+    pub sentences: usize,
+    /// The rule of a kept line that drops the whole page: "lorem_ipsum" or "curly_bracket".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page_rule: Option<&'static str>,
+    /// The page as C4 keeps it: its kept lines (not serialised).
+    #[serde(skip)]
+    pub kept_text: String,
+}
+
+const END_PUNCTUATION: [char; 5] = ['.', '?', '!', '"', '\''];
+const POLICY: [&str; 6] = [
+    "terms of use",
+    "privacy policy",
+    "cookie policy",
+    "uses cookies",
+    "use of cookies",
+    "use cookies",
+];
+
+/// `re.sub(r"\[\d*]|\[edit]|\[citation needed]", "", line)`.
+fn remove_citations(line: &str) -> std::borrow::Cow<'_, str> {
+    if !line.contains('[') {
+        return line.into();
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(at) = rest.find('[') {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at + 1..];
+        let digits = tail
+            .chars()
+            .take_while(|&c| python::is_decimal(c))
+            .map(char::len_utf8)
+            .sum::<usize>();
+        let cut = if tail[digits..].starts_with(']') {
+            Some(digits + 1)
+        } else if tail.starts_with("edit]") {
+            Some(5)
+        } else if tail.starts_with("citation needed]") {
+            Some(16)
+        } else {
+            None
+        };
+        match cut {
+            Some(n) => rest = &tail[n..],
+            None => {
+                out.push('[');
+                rest = tail;
+            }
+        }
+    }
+    out.push_str(rest);
+    out.into()
+}
+
+pub fn measure(text: &str, t: &Thresholds) -> Signals {
+    let lines = python::splitlines(text);
+    let mut signals = Signals {
+        lines: lines.len(),
+        lines_kept: 0,
+        sentences: 0,
+        page_rule: None,
+        kept_text: String::new(),
+    };
+    let mut kept: Vec<std::borrow::Cow<str>> = Vec::new();
+    for line in lines {
+        let line = python::strip(line);
+        let words: Vec<&str> = python::split_whitespace(line).collect();
+        if t.max_word_length != -1
+            && words
+                .iter()
+                .any(|w| python::len(w) as i64 > t.max_word_length)
+        {
+            continue;
+        }
+        let line = if t.remove_citations {
+            remove_citations(line)
+        } else {
+            line.into()
+        };
+        if t.filter_no_terminal_punct && (!line.ends_with(END_PUNCTUATION) || line.ends_with("..."))
+        {
+            continue;
+        }
+        if (words.len() as i64) < t.min_words_per_line {
+            continue;
+        }
+        let lower = python::lower(&line);
+        if t.filter_lorem_ipsum && lower.contains("lorem ipsum") {
+            signals.page_rule = Some(FilterRule::LoremIpsum.as_str());
+            break;
+        }
+        if t.filter_javascript && lower.contains("javascript") {
+            continue;
+        }
+        if t.filter_curly_bracket && line.contains('{') {
+            signals.page_rule = Some(FilterRule::CurlyBracket.as_str());
+            break;
+        }
+        if t.filter_policy && POLICY.iter().any(|p| lower.contains(p)) {
+            continue;
+        }
+        if t.min_num_sentences != -1 {
+            signals.sentences += sentences::count(&line);
+        }
+        kept.push(line);
+    }
+    signals.lines_kept = kept.len();
+    signals.kept_text = python::strip(&kept.join("\n")).to_string();
+    signals
+}
+
+/// The rule that drops the document, if any.
+pub fn decide(s: &Signals, t: &Thresholds) -> Option<FilterRule> {
+    match s.page_rule {
+        Some(name) => FilterRule::from_name(name),
+        None => ((s.sentences as i64) < t.min_num_sentences).then_some(FilterRule::TooFewSentences),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn citations_go_as_in_python() {
+        assert_eq!(
+            remove_citations("Paris.[1][edit] [citation needed]x [a]"),
+            "Paris. x [a]"
+        );
+        assert_eq!(remove_citations("a []b [12"), "a b [12");
+    }
+
+    #[test]
+    fn keeps_lines_as_c4() {
+        let t = Thresholds::default();
+        let text = "Home\nThe cat sat on the mat. It was happy.\nWe use cookies on this site.\nEnable JavaScript to see it.\nShort one.\nA third line is here! And a fourth? Yes five.";
+        let s = measure(text, &t);
+        assert_eq!(s.lines_kept, 2);
+        assert_eq!(s.sentences, 5);
+        assert_eq!(
+            s.kept_text,
+            "The cat sat on the mat. It was happy.\nA third line is here! And a fourth? Yes five."
+        );
+        assert_eq!(decide(&s, &t), None);
+        let s = measure("function f() { return 1; } is what we wrote here.", &t);
+        assert_eq!(decide(&s, &t), Some(FilterRule::CurlyBracket));
+    }
+}

@@ -1,0 +1,93 @@
+//! FineWeb's own quality rules (Penedo et al. 2024) as DataTrove's `FineWebQualityFilter`
+//! applies them, in its order: lines ending in terminal punctuation, short lines, characters
+//! of duplicate lines, line breaks per word.
+
+use outward_base::counts::FilterRule;
+use serde::{Deserialize, Serialize};
+
+use crate::doc::{Doc, find_duplicates, ratio};
+use crate::words::{is_terminal_punctuation, python};
+
+/// DataTrove's arguments and defaults (`stop_chars`: its terminal punctuation).
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Thresholds {
+    pub line_punct_thr: f64,
+    pub line_punct_exclude_zero: bool,
+    pub short_line_thr: f64,
+    pub short_line_length: usize,
+    pub char_duplicates_ratio: f64,
+    pub new_line_ratio: f64,
+}
+
+impl Default for Thresholds {
+    fn default() -> Self {
+        Thresholds {
+            line_punct_thr: 0.12,
+            line_punct_exclude_zero: false,
+            short_line_thr: 0.67,
+            short_line_length: 30,
+            char_duplicates_ratio: 0.01,
+            new_line_ratio: 0.3,
+        }
+    }
+}
+
+/// What the rules decide on.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Signals {
+    /// Non-blank lines (split at `\n`) ending in terminal punctuation, of all non-blank lines.
+    pub line_punct_ratio: f64,
+    /// Non-blank lines of at most `short_line_length` characters, of all non-blank lines.
+    pub short_line_ratio: f64,
+    /// Characters of non-blank lines that repeat an earlier one, of the text's characters
+    /// other than line feeds.
+    pub char_dup_ratio: f64,
+    /// Line feeds per word.
+    pub list_ratio: f64,
+}
+
+pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
+    let text = doc.text;
+    let lines: Vec<&str> = text
+        .split('\n')
+        .filter(|l| !python::strip(l).is_empty())
+        .collect();
+    let punct = lines
+        .iter()
+        .filter(|l| l.chars().next_back().is_some_and(is_terminal_punctuation))
+        .count();
+    let short = lines
+        .iter()
+        .filter(|l| python::len(l) <= t.short_line_length)
+        .count();
+    let newlines = text.bytes().filter(|&b| b == b'\n').count();
+    Signals {
+        line_punct_ratio: ratio(punct, lines.len()),
+        short_line_ratio: ratio(short, lines.len()),
+        char_dup_ratio: ratio(
+            find_duplicates(lines.iter().copied()).1,
+            doc.chars - newlines,
+        ),
+        list_ratio: ratio(newlines, doc.words.len()),
+    }
+}
+
+/// The first rule that drops the document, in DataTrove's order (a text without a non-blank
+/// line is dropped before; the pipeline never writes one).
+pub fn decide(s: &Signals, t: &Thresholds) -> Option<FilterRule> {
+    let r = s.line_punct_ratio;
+    if r < t.line_punct_thr && !(r == 0.0 && t.line_punct_exclude_zero) {
+        return Some(FilterRule::LinePunctRatio);
+    }
+    if s.short_line_ratio > t.short_line_thr {
+        return Some(FilterRule::ShortLineRatio);
+    }
+    if s.char_dup_ratio > t.char_duplicates_ratio {
+        return Some(FilterRule::CharDupRatio);
+    }
+    if s.list_ratio > t.new_line_ratio {
+        return Some(FilterRule::ListRatio);
+    }
+    None
+}

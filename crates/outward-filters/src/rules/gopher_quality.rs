@@ -1,0 +1,159 @@
+//! Gopher's quality rules (Rae et al. 2021, Table A1) as DataTrove's `GopherQualityFilter`
+//! applies them, in its order: word count, mean word length, `#` and ellipses per word,
+//! bullet and ellipsis lines, words with a letter, stop words.
+
+use outward_base::counts::FilterRule;
+use serde::{Deserialize, Serialize};
+
+use crate::doc::{Doc, ratio};
+use crate::words::{is_datatrove_punctuation, python};
+
+/// DataTrove's arguments and defaults; `null` turns a rule off, as `None` does there.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Thresholds {
+    pub min_doc_words: Option<u64>,
+    pub max_doc_words: Option<u64>,
+    pub min_avg_word_length: Option<f64>,
+    pub max_avg_word_length: Option<f64>,
+    pub max_symbol_word_ratio: Option<f64>,
+    pub max_bullet_lines_ratio: Option<f64>,
+    pub max_ellipsis_lines_ratio: Option<f64>,
+    pub max_non_alpha_words_ratio: Option<f64>,
+    pub min_stop_words: Option<u64>,
+    pub stop_words: Vec<String>,
+}
+
+impl Default for Thresholds {
+    fn default() -> Self {
+        Thresholds {
+            min_doc_words: Some(50),
+            max_doc_words: Some(100_000),
+            min_avg_word_length: Some(3.0),
+            max_avg_word_length: Some(10.0),
+            max_symbol_word_ratio: Some(0.1),
+            max_bullet_lines_ratio: Some(0.9),
+            max_ellipsis_lines_ratio: Some(0.3),
+            max_non_alpha_words_ratio: Some(0.8),
+            min_stop_words: Some(2),
+            stop_words: ["the", "be", "to", "of", "and", "that", "have", "with"]
+                .map(String::from)
+                .to_vec(),
+        }
+    }
+}
+
+/// What the rules decide on.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Signals {
+    /// Words (spaCy's), punctuation-only ones included.
+    pub words: usize,
+    /// Words with a character that is not punctuation.
+    pub non_symbol_words: usize,
+    /// Their mean length in characters (0 without any).
+    pub mean_word_length: f64,
+    /// `#` per word.
+    pub hash_word_ratio: f64,
+    /// `...` and `…` per word.
+    pub ellipsis_word_ratio: f64,
+    /// Lines starting with `•` or `-`, of all lines.
+    pub bullet_lines_ratio: f64,
+    /// Lines ending with `...` or `…`, of all lines.
+    pub end_ellipsis_lines_ratio: f64,
+    /// Words with a letter, of all words.
+    pub alpha_words_ratio: f64,
+    /// Distinct stop words.
+    pub stop_words: usize,
+}
+
+pub fn measure(doc: &Doc, thresholds: &Thresholds) -> Signals {
+    let text = doc.text;
+    let words = &doc.words;
+    let (mut non_symbol, mut non_symbol_chars, mut alpha) = (0, 0, 0);
+    let mut stop_seen = vec![false; thresholds.stop_words.len()];
+    for w in words {
+        if w.chars().any(|c| !is_datatrove_punctuation(c)) {
+            non_symbol += 1;
+            non_symbol_chars += python::len(w);
+        }
+        if w.chars().any(python::is_alpha) {
+            alpha += 1;
+        }
+        if let Some(i) = thresholds.stop_words.iter().position(|s| s == w) {
+            stop_seen[i] = true;
+        }
+    }
+    let lines = python::splitlines(text);
+    let bullets = lines
+        .iter()
+        .filter(|l| {
+            let l = python::lstrip(l);
+            l.starts_with('•') || l.starts_with('-')
+        })
+        .count();
+    let end_ellipsis = lines
+        .iter()
+        .filter(|l| {
+            let l = python::rstrip(l);
+            l.ends_with("...") || l.ends_with('…')
+        })
+        .count();
+    Signals {
+        words: words.len(),
+        non_symbol_words: non_symbol,
+        mean_word_length: ratio(non_symbol_chars, non_symbol),
+        hash_word_ratio: ratio(text.matches('#').count(), words.len()),
+        ellipsis_word_ratio: ratio(
+            text.matches("...").count() + text.matches('…').count(),
+            words.len(),
+        ),
+        bullet_lines_ratio: ratio(bullets, lines.len()),
+        end_ellipsis_lines_ratio: ratio(end_ellipsis, lines.len()),
+        alpha_words_ratio: ratio(alpha, words.len()),
+        stop_words: stop_seen.iter().filter(|&&s| s).count(),
+    }
+}
+
+/// The first rule that drops the document, in DataTrove's order.
+pub fn decide(s: &Signals, t: &Thresholds) -> Option<FilterRule> {
+    // DataTrove tests each threshold for truth: 0 turns a rule off as `None` does.
+    let on = |x: Option<f64>| x.filter(|&v| v != 0.0);
+    let on_count = |x: Option<u64>| x.filter(|&v| v != 0);
+    if on_count(t.min_doc_words).is_some_and(|m| (s.non_symbol_words as u64) < m) {
+        return Some(FilterRule::GopherShortDoc);
+    }
+    if on_count(t.max_doc_words).is_some_and(|m| s.non_symbol_words as u64 > m) {
+        return Some(FilterRule::GopherLongDoc);
+    }
+    // numpy's mean of no words is NaN, and NaN compares false.
+    let mean = if s.non_symbol_words == 0 {
+        f64::NAN
+    } else {
+        s.mean_word_length
+    };
+    if on(t.min_avg_word_length).is_some_and(|m| mean < m) {
+        return Some(FilterRule::GopherBelowAvgThreshold);
+    }
+    if on(t.max_avg_word_length).is_some_and(|m| mean > m) {
+        return Some(FilterRule::GopherAboveAvgThreshold);
+    }
+    if on(t.max_symbol_word_ratio).is_some_and(|m| s.hash_word_ratio > m) {
+        return Some(FilterRule::GopherTooManyHashes);
+    }
+    if on(t.max_symbol_word_ratio).is_some_and(|m| s.ellipsis_word_ratio > m) {
+        return Some(FilterRule::GopherTooManyEllipsis);
+    }
+    if on(t.max_bullet_lines_ratio).is_some_and(|m| s.bullet_lines_ratio > m) {
+        return Some(FilterRule::GopherTooManyBullets);
+    }
+    if on(t.max_ellipsis_lines_ratio).is_some_and(|m| s.end_ellipsis_lines_ratio > m) {
+        return Some(FilterRule::GopherTooManyEndEllipsis);
+    }
+    if on(t.max_non_alpha_words_ratio).is_some_and(|m| s.alpha_words_ratio < m) {
+        return Some(FilterRule::GopherBelowAlphaThreshold);
+    }
+    if on_count(t.min_stop_words).is_some_and(|m| (s.stop_words as u64) < m) {
+        return Some(FilterRule::GopherEnoughStopWords);
+    }
+    None
+}

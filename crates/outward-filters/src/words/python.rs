@@ -1,0 +1,126 @@
+//! Python's `str` methods that DataTrove's filters call, with Python's Unicode definitions
+//! (they differ from Rust's `char::is_alphabetic` and `char::is_whitespace` at the edges:
+//! combining vowel signs are alphabetic in Rust and not `isalpha` in Python; the information
+//! separators U+001C..U+001F are `isspace` in Python only).
+
+use super::{in_ranges, tables};
+
+/// Python's `str.isalpha` for one character.
+pub fn is_alpha(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_alphabetic();
+    }
+    in_ranges(tables::PY_ALPHA, c)
+}
+
+/// Python's `str.isspace` for one character.
+pub fn is_space(c: char) -> bool {
+    if c.is_ascii() {
+        return matches!(
+            c,
+            ' ' | '\t' | '\n' | '\x0b' | '\x0c' | '\r' | '\x1c'..='\x1f'
+        );
+    }
+    in_ranges(tables::PY_SPACE, c)
+}
+
+/// Python's `\d` in a `str` pattern (any Unicode decimal digit).
+pub fn is_decimal(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_digit();
+    }
+    in_ranges(tables::PY_DECIMAL, c)
+}
+
+fn is_line_break(c: char) -> bool {
+    if c.is_ascii() {
+        return matches!(c, '\n' | '\r' | '\x0b' | '\x0c' | '\x1c'..='\x1e');
+    }
+    in_ranges(tables::PY_LINE_BREAK, c)
+}
+
+/// Python's `str.strip()`.
+pub fn strip(s: &str) -> &str {
+    s.trim_matches(is_space)
+}
+
+/// Python's `str.lstrip()`.
+pub fn lstrip(s: &str) -> &str {
+    s.trim_start_matches(is_space)
+}
+
+/// Python's `str.rstrip()`.
+pub fn rstrip(s: &str) -> &str {
+    s.trim_end_matches(is_space)
+}
+
+/// Python's `len`: code points.
+pub fn len(s: &str) -> usize {
+    if s.is_ascii() {
+        s.len()
+    } else {
+        s.chars().count()
+    }
+}
+
+/// Python's `str.splitlines()` (no ends kept): breaks at `\n`, `\r`, `\r\n`, `\v`, `\f`,
+/// U+001C..U+001E, U+0085, U+2028 and U+2029; no empty last line after a final break.
+pub fn splitlines(s: &str) -> Vec<&str> {
+    let mut lines = Vec::new();
+    let mut start = 0;
+    let mut chars = s.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if is_line_break(c) {
+            lines.push(&s[start..i]);
+            let mut end = i + c.len_utf8();
+            if c == '\r' && chars.peek().is_some_and(|&(_, n)| n == '\n') {
+                chars.next();
+                end += 1;
+            }
+            start = end;
+        }
+    }
+    if start < s.len() {
+        lines.push(&s[start..]);
+    }
+    lines
+}
+
+/// Python's `str.split()` with no argument: runs of whitespace separate, none empty.
+pub fn split_whitespace(s: &str) -> impl Iterator<Item = &str> {
+    s.split(is_space).filter(|w| !w.is_empty())
+}
+
+/// Python's `str.lower()` (full Unicode lower-casing, as Rust's `to_lowercase`).
+pub fn lower(s: &str) -> String {
+    if s.is_ascii() {
+        s.to_ascii_lowercase()
+    } else {
+        s.to_lowercase()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splitlines_follows_python() {
+        assert_eq!(splitlines("a\nb\r\nc\rd"), ["a", "b", "c", "d"]);
+        assert_eq!(splitlines("a\n\nb\n"), ["a", "", "b"]);
+        assert_eq!(splitlines("a\u{2028}b\u{85}c\x0cd"), ["a", "b", "c", "d"]);
+        assert!(splitlines("").is_empty());
+        assert_eq!(splitlines("\n"), [""]);
+    }
+
+    #[test]
+    fn letters_and_spaces_are_pythons() {
+        assert!(is_alpha('é') && is_alpha('中') && !is_alpha('1') && !is_alpha('_'));
+        // A Devanagari vowel sign: alphabetic for Rust, not `isalpha` for Python.
+        assert!('\u{93e}'.is_alphabetic() && !is_alpha('\u{93e}'));
+        assert!(is_space('\x1c') && !'\x1c'.is_whitespace());
+        assert!(is_space('\u{a0}') && is_space('\u{3000}') && !is_space('\u{200b}'));
+        assert_eq!(strip("\u{a0} x \n"), "x");
+        assert_eq!(len("naïve 中"), 7);
+    }
+}

@@ -1,0 +1,57 @@
+//! spaCy's sentencizer (its default `punct_chars`), as DataTrove's `split_into_sentences`
+//! counts sentences for C4's "at least 5 sentences" rule: a sentence starts at the first token
+//! that follows a sentence-ending token and is neither one nor punctuation.
+
+use super::{in_ranges, spacy, tables};
+
+fn is_sentence_end(token: &str) -> bool {
+    let mut chars = token.chars();
+    matches!((chars.next(), chars.next()), (Some(c), None) if in_ranges(tables::SENTENCE_END, c))
+}
+
+/// spaCy's `is_punct`: every character of general category P*.
+fn is_punct(token: &str) -> bool {
+    token.chars().all(|c| {
+        if c.is_ascii() {
+            c.is_ascii_punctuation()
+                && !matches!(c, '$' | '+' | '<' | '=' | '>' | '^' | '`' | '|' | '~')
+        } else {
+            in_ranges(tables::PUNCT_CATEGORY, c)
+        }
+    })
+}
+
+/// How many sentences spaCy's sentencizer finds in `text` (at least 1 for a non-empty text).
+pub fn count(text: &str) -> usize {
+    let mut tokens = Vec::new();
+    spacy::tokens(text, &mut tokens);
+    if tokens.is_empty() {
+        // DataTrove's split of an empty text is one empty part.
+        return 1;
+    }
+    let mut sentences = 1;
+    let mut seen_end = false;
+    for token in tokens {
+        let ends = is_sentence_end(token);
+        if seen_end && !ends && !is_punct(token) {
+            sentences += 1;
+            seen_end = false;
+        } else if ends {
+            seen_end = true;
+        }
+    }
+    sentences
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_as_the_sentencizer() {
+        assert_eq!(count("One. Two! Three?"), 3);
+        assert_eq!(count("Wait... what?\" he said."), 2);
+        assert_eq!(count("No end"), 1);
+        assert_eq!(count("Dr. Smith went home."), 1);
+    }
+}

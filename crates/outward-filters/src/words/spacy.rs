@@ -1,0 +1,519 @@
+//! spaCy's English tokenizer (`spacy.blank("en")`, spaCy 3.8), the word splitter of DataTrove's
+//! English filters, as its `tokenizer.pyx` runs:
+//!
+//! 1. the text is cut where `isspace` changes; one `' '` after a chunk is absorbed, any other
+//!    run of white space is a token of its own;
+//! 2. a chunk equal to an exception (`tables::SPECIALS`: "don't" -> "do" "n't", "U.S.", ...) is
+//!    its tokens;
+//! 3. otherwise prefixes and suffixes are peeled, one of each per round, until nothing more
+//!    comes off or the rest is an exception (`split_affixes`);
+//! 4. the rest is an exception's tokens, or kept whole when it is a URL, or split at infixes
+//!    (hyphens between letters, `...`, commas between letters, ...).
+//!
+//! spaCy's prefix search tries its alternatives in order and takes the first that matches;
+//! its suffix search takes the longest suffix any alternative matches (a regex search finds
+//! the leftmost start); its infix search scans left to right, alternatives in order.
+//! 5. spaCy's special-case matcher then joins a run of tokens of one chunk that spells an
+//!    exception split by the rules above ("Mr.Smith": "Mr" "." "Smith" -> "Mr." "Smith").
+//!
+//! The URL pattern's lookaheads that exclude private IP addresses are a check of the
+//! address's first numbers after the match.
+//!
+//! Invariant: every token is a slice of the input, in order, and the tokens with the absorbed
+//! spaces put back are the input.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use super::{FxHashMap, in_ranges, python, tables};
+
+/// One alternative of spaCy's prefix or suffix patterns (`tables::PREFIXES`, `SUFFIXES`).
+#[derive(Debug)]
+pub(crate) enum Affix {
+    /// The string itself.
+    Literal(&'static str),
+    /// Two or more dots.
+    Dots,
+    /// One character of spaCy's icon class (`tables::SYMBOL`).
+    Symbol,
+    /// `+` not followed by an ASCII digit (prefixes only).
+    PlusNotBeforeDigit,
+    /// One of these strings right after an ASCII digit (suffixes: units, currencies, `+`).
+    AfterDigit(&'static [&'static str]),
+    /// `.` after `°` and one of `FfCcKk`.
+    DotAfterDegreeUnit,
+    /// `.` after a character of `tables::SUFFIX_DOT_AFTER`.
+    DotAfterClass,
+    /// `.` after two upper-case letters.
+    DotAfterTwoUpper,
+}
+
+/// All tokens of `text`, white-space tokens included (the sentencizer sees them).
+pub fn tokens<'a>(text: &'a str, out: &mut Vec<&'a str>) {
+    out.clear();
+    let mut start = 0;
+    let mut in_space = match text.chars().next() {
+        Some(c) => python::is_space(c),
+        None => return,
+    };
+    for (i, c) in text.char_indices() {
+        if python::is_space(c) != in_space {
+            if start < i {
+                chunk(&text[start..i], out);
+            }
+            start = if c == ' ' { i + 1 } else { i };
+            in_space = !in_space;
+        }
+    }
+    if start < text.len() {
+        chunk(&text[start..], out);
+    }
+}
+
+/// DataTrove's `split_into_words` for English: the tokens that are not white space.
+pub fn words(text: &str) -> Vec<&str> {
+    let mut all = Vec::with_capacity(text.len() / 5 + 1);
+    tokens(text, &mut all);
+    all.retain(|t| !python::strip(t).is_empty());
+    all
+}
+
+fn special(s: &str) -> Option<&'static [&'static str]> {
+    static SPECIALS: OnceLock<FxHashMap<&'static str, &'static [&'static str]>> = OnceLock::new();
+    if s.len() > tables::SPECIAL_MAX_BYTES {
+        return None;
+    }
+    SPECIALS
+        .get_or_init(|| tables::SPECIALS.iter().copied().collect())
+        .get(s)
+        .copied()
+}
+
+/// Pushes `tokens` as slices of `s` (their concatenation is `s`).
+fn push_special<'a>(s: &'a str, tokens: &[&str], out: &mut Vec<&'a str>) {
+    let mut at = 0;
+    for t in tokens {
+        out.push(&s[at..at + t.len()]);
+        at += t.len();
+    }
+}
+
+fn chunk<'a>(s: &'a str, out: &mut Vec<&'a str>) {
+    if let Some(tokens) = special(s) {
+        push_special(s, tokens, out);
+        return;
+    }
+    // Plain letters: no prefix, suffix or infix of spaCy's can apply.
+    if s.bytes().all(|b| b.is_ascii_alphabetic()) {
+        out.push(s);
+        return;
+    }
+    let first = out.len();
+    split_chunk(s, true, out);
+    if out.len() - first >= 2 {
+        apply_special_cases(s, out, first);
+    }
+}
+
+/// Prefixes, the rest and suffixes of one chunk; `specials` off is spaCy's
+/// `_tokenize_affixes(string, False)`, how it turns an exception into the phrase it looks for.
+fn split_chunk<'a>(s: &'a str, specials: bool, out: &mut Vec<&'a str>) {
+    let mut prefixes: Vec<&'a str> = Vec::new();
+    let mut suffixes: Vec<&'a str> = Vec::new();
+    let rest = split_affixes(s, specials, &mut prefixes, &mut suffixes);
+    out.extend_from_slice(&prefixes);
+    if !rest.is_empty() {
+        match special(rest).filter(|_| specials) {
+            Some(tokens) => push_special(rest, tokens, out),
+            None => attach_infixes(rest, out),
+        }
+    }
+    out.extend(suffixes.iter().rev());
+}
+
+/// Byte offset of `token` (a slice of `s`) in `s`.
+fn offset_in(s: &str, token: &str) -> usize {
+    token.as_ptr() as usize - s.as_ptr() as usize
+}
+
+/// spaCy's `_apply_special_cases` within one chunk: a run of tokens that together spell an
+/// exception which spaCy's own prefix, suffix or infix rules would split, and that are split
+/// exactly so, becomes the exception's tokens ("Mr.Smith": "Mr" "." "Smith" -> "Mr." "Smith").
+/// Longer runs win, then earlier ones; as spaCy filters, a run is taken when its first and last
+/// tokens are free.
+fn apply_special_cases<'a>(s: &'a str, out: &mut Vec<&'a str>, first: usize) {
+    let tokens = &out[first..];
+    let mut runs: Vec<(usize, usize, &'static [&'static str])> = Vec::new();
+    for a in 0..tokens.len() {
+        let start = offset_in(s, tokens[a]);
+        for b in a + 1..=tokens.len() {
+            let end = offset_in(s, tokens[b - 1]) + tokens[b - 1].len();
+            if end - start > tables::SPECIAL_MAX_BYTES {
+                break;
+            }
+            let key = &s[start..end];
+            let Some(special_tokens) = special(key) else {
+                continue;
+            };
+            if !has_affix(key) {
+                continue;
+            }
+            let mut phrase = Vec::new();
+            split_chunk(key, false, &mut phrase);
+            let same = phrase.len() == b - a
+                && phrase
+                    .iter()
+                    .zip(&tokens[a..b])
+                    .all(|(p, t)| p.len() == t.len());
+            if same {
+                runs.push((a, b, special_tokens));
+            }
+        }
+    }
+    if runs.is_empty() {
+        return;
+    }
+    // spaCy's `len_start_cmp`: longer runs first, then the earlier.
+    runs.sort_by_key(|&(a, b, _)| (b - a, std::cmp::Reverse(a)));
+    let mut seen = vec![false; tokens.len()];
+    let mut taken = Vec::new();
+    for &(a, b, special_tokens) in runs.iter().rev() {
+        if !seen[a] && !seen[b - 1] {
+            taken.push((a, b, special_tokens));
+        }
+        seen[a..b].iter_mut().for_each(|x| *x = true);
+    }
+    taken.sort_by_key(|&(a, _, _)| a);
+    let old: Vec<&'a str> = out.drain(first..).collect();
+    let mut i = 0;
+    for (a, b, special_tokens) in taken {
+        out.extend_from_slice(&old[i..a]);
+        let start = offset_in(s, old[a]);
+        let end = offset_in(s, old[b - 1]) + old[b - 1].len();
+        push_special(&s[start..end], special_tokens, out);
+        i = b;
+    }
+    out.extend_from_slice(&old[i..]);
+}
+
+/// spaCy (with its default `faster_heuristics`) looks for an exception after splitting only
+/// when one of its patterns matches in it.
+fn has_affix(key: &str) -> bool {
+    let mut found = Vec::new();
+    find_infixes(key, &mut found);
+    find_prefix(key) != 0 || find_suffix(key) != 0 || !found.is_empty()
+}
+
+fn split_affixes<'a>(
+    mut s: &'a str,
+    specials: bool,
+    prefixes: &mut Vec<&'a str>,
+    suffixes: &mut Vec<&'a str>,
+) -> &'a str {
+    let mut last = usize::MAX;
+    while !s.is_empty() && s.len() != last {
+        if specials && special(s).is_some() {
+            break;
+        }
+        last = s.len();
+        let pre = find_prefix(s);
+        if pre != 0 {
+            let minus_pre = &s[pre..];
+            if specials && !minus_pre.is_empty() && special(minus_pre).is_some() {
+                prefixes.push(&s[..pre]);
+                s = minus_pre;
+                break;
+            }
+        }
+        let suf = find_suffix(&s[pre..]);
+        if suf != 0 {
+            let minus_suf = &s[..s.len() - suf];
+            if specials && !minus_suf.is_empty() && special(minus_suf).is_some() {
+                suffixes.push(&s[s.len() - suf..]);
+                s = minus_suf;
+                break;
+            }
+        }
+        if pre != 0 && suf != 0 && pre + suf <= s.len() {
+            prefixes.push(&s[..pre]);
+            suffixes.push(&s[s.len() - suf..]);
+            s = &s[pre..s.len() - suf];
+        } else if pre != 0 {
+            prefixes.push(&s[..pre]);
+            s = &s[pre..];
+        } else if suf != 0 {
+            suffixes.push(&s[s.len() - suf..]);
+            s = &s[..s.len() - suf];
+        }
+    }
+    s
+}
+
+fn first_char(s: &str) -> Option<char> {
+    s.chars().next()
+}
+
+fn leading_dots(s: &str) -> usize {
+    s.bytes().take_while(|&b| b == b'.').count()
+}
+
+fn trailing_dots(s: &str) -> usize {
+    s.bytes().rev().take_while(|&b| b == b'.').count()
+}
+
+/// Bytes of the prefix spaCy's prefix search finds (0: none).
+fn find_prefix(s: &str) -> usize {
+    let Some(c) = first_char(s) else { return 0 };
+    if c.is_ascii_alphanumeric() && !matches!(c, 'U' | 'C' | 'A') {
+        return 0;
+    }
+    for alt in tables::PREFIXES {
+        let n = match alt {
+            Affix::Literal(l) => s.starts_with(l).then_some(l.len()),
+            Affix::Dots => (leading_dots(s) >= 2).then(|| leading_dots(s)),
+            Affix::Symbol => in_ranges(tables::SYMBOL, c).then(|| c.len_utf8()),
+            Affix::PlusNotBeforeDigit => {
+                (c == '+' && !s[1..].starts_with(|d: char| d.is_ascii_digit())).then_some(1)
+            }
+            _ => None,
+        };
+        if let Some(n) = n {
+            return n;
+        }
+    }
+    0
+}
+
+fn char_before(s: &str, end: usize) -> Option<char> {
+    s[..end].chars().next_back()
+}
+
+/// Bytes of the longest suffix one of spaCy's suffix alternatives matches (0: none).
+fn find_suffix(s: &str) -> usize {
+    let Some(last) = s.chars().next_back() else {
+        return 0;
+    };
+    if last.is_ascii_alphabetic()
+        && !s.bytes().any(|b| b.is_ascii_digit())
+        && !s.ends_with("'s")
+        && !s.ends_with("'S")
+        && !s.ends_with("’s")
+        && !s.ends_with("’S")
+    {
+        // Only a unit after a digit or a possessive `'s` ends in an ASCII letter.
+        return 0;
+    }
+    // The literal alternatives (and the units and currencies after a digit), by last char:
+    // a suffix search takes the longest match, so their order does not matter.
+    static BY_LAST: OnceLock<FxHashMap<char, Vec<(&'static str, bool)>>> = OnceLock::new();
+    let by_last = BY_LAST.get_or_init(|| {
+        let mut map: FxHashMap<char, Vec<(&'static str, bool)>> = FxHashMap::default();
+        for alt in tables::SUFFIXES {
+            let (list, after_digit): (&[&'static str], bool) = match alt {
+                Affix::Literal(l) => (std::slice::from_ref(l), false),
+                Affix::AfterDigit(list) => (list, true),
+                _ => continue,
+            };
+            for l in list {
+                let last = l.chars().next_back().expect("no empty alternative");
+                map.entry(last).or_default().push((l, after_digit));
+            }
+        }
+        map
+    });
+    let mut best = 0;
+    for &(l, after_digit) in by_last.get(&last).map(Vec::as_slice).unwrap_or(&[]) {
+        if s.ends_with(l)
+            && (!after_digit
+                || char_before(s, s.len() - l.len()).is_some_and(|d| d.is_ascii_digit()))
+        {
+            best = best.max(l.len());
+        }
+    }
+    if trailing_dots(s) >= 2 {
+        best = best.max(trailing_dots(s));
+    }
+    if in_ranges(tables::SYMBOL, last) {
+        best = best.max(last.len_utf8());
+    }
+    if last == '.' && best == 0 {
+        let mut back = s[..s.len() - 1].chars().rev();
+        let (b1, b2) = (back.next(), back.next());
+        let degree = b1.is_some_and(|u| "FfCcKk".contains(u)) && b2 == Some('°');
+        let class = b1.is_some_and(|c| in_ranges(tables::SUFFIX_DOT_AFTER, c));
+        let two_upper = b1.is_some_and(|c| in_ranges(tables::ALPHA_UPPER, c))
+            && b2.is_some_and(|c| in_ranges(tables::ALPHA_UPPER, c));
+        if degree || class || two_upper {
+            best = 1;
+        }
+    }
+    best
+}
+
+fn is_alpha_class(c: char) -> bool {
+    c.is_ascii_alphabetic() || (!c.is_ascii() && in_ranges(tables::ALPHA, c))
+}
+
+/// The infix matches of spaCy's English infix pattern in `s`, as byte spans, left to right.
+/// One branch per alternative of the pattern, in its order (some give the same length).
+#[allow(clippy::if_same_then_else)]
+fn find_infixes(s: &str, found: &mut Vec<(usize, usize)>) {
+    found.clear();
+    let mut i = 0;
+    while i < s.len() {
+        let rest = &s[i..];
+        let c = first_char(rest).expect("i is on a char boundary");
+        let before = char_before(s, i);
+        let after = |n: usize| first_char(&s[i + n..]);
+        let hit = if c == '.' && rest[1..].starts_with('.') {
+            Some(leading_dots(rest))
+        } else if c == '…' {
+            Some(c.len_utf8())
+        } else if !c.is_ascii() && in_ranges(tables::SYMBOL, c) {
+            Some(c.len_utf8())
+        } else if matches!(c, '+' | '-' | '*' | '^')
+            && before.is_some_and(|b| b.is_ascii_digit())
+            && after(1).is_some_and(|a| a.is_ascii_digit() || a == '-')
+        {
+            Some(1)
+        } else if c == '.'
+            && before
+                .is_some_and(|b| in_ranges(tables::ALPHA_LOWER, b) || in_ranges(tables::QUOTES, b))
+            && after(1)
+                .is_some_and(|a| in_ranges(tables::ALPHA_UPPER, a) || in_ranges(tables::QUOTES, a))
+        {
+            Some(1)
+        } else if c == ','
+            && before.is_some_and(is_alpha_class)
+            && after(1).is_some_and(is_alpha_class)
+        {
+            Some(1)
+        } else if before.is_some_and(|b| is_alpha_class(b) || b.is_ascii_digit()) {
+            const HYPHENS: [&str; 7] = ["-", "–", "—", "--", "---", "——", "~"];
+            HYPHENS
+                .iter()
+                .find(|h| rest.starts_with(**h) && after(h.len()).is_some_and(is_alpha_class))
+                .map(|h| h.len())
+                .or_else(|| {
+                    (matches!(c, ':' | '<' | '>' | '=' | '/')
+                        && after(1).is_some_and(is_alpha_class))
+                    .then_some(1)
+                })
+        } else {
+            None
+        };
+        match hit {
+            Some(n) => {
+                found.push((i, i + n));
+                i += n;
+            }
+            None => i += c.len_utf8(),
+        }
+    }
+}
+
+fn url_regex() -> &'static Regex {
+    static URL: OnceLock<Regex> = OnceLock::new();
+    URL.get_or_init(|| {
+        let mut lower = String::new();
+        for &(lo, hi) in tables::ALPHA_LOWER {
+            lower.push_str(&format!("\\x{{{lo:x}}}-\\x{{{hi:x}}}"));
+        }
+        // spaCy's URL_PATTERN with Rust's syntax; the private-address lookaheads become the
+        // `ip` group, checked after the match.
+        let pattern = format!(
+            r"^(?:(?:[\w\+\-\.]{{2,}})://)?(?:\S+(?::\S*)?@)?(?:(?P<ip>(?:[1-9]\d?|1\d\d|2[01]\d|22[0-3])(?:\.(?:1?\d{{1,2}}|2[0-4]\d|25[0-5])){{2}}(?:\.(?:[1-9]\d?|1\d\d|2[0-4]\d|25[0-4])))|(?:(?:[A-Za-z0-9\x{{a1}}-\x{{ffff}}][A-Za-z0-9\x{{a1}}-\x{{ffff}}_-]{{0,62}})?[A-Za-z0-9\x{{a1}}-\x{{ffff}}]\.)+(?:[{lower}]{{2,63}}))(?::\d{{2,5}})?(?:[/?#]\S*)?$"
+        );
+        Regex::new(&pattern).expect("the URL pattern compiles")
+    })
+}
+
+fn is_private_ip(ip: &str) -> bool {
+    let parts: Vec<&str> = ip.split('.').collect();
+    matches!(parts[0], "10" | "127")
+        || (parts[0] == "169" && parts[1] == "254")
+        || (parts[0] == "192" && parts[1] == "168")
+        || (parts[0] == "172" && parts[1].parse::<u8>().is_ok_and(|n| (16..=31).contains(&n)))
+}
+
+fn is_url(s: &str) -> bool {
+    // Every URL spaCy accepts has a dot (a host name or an address).
+    if !s.contains('.') {
+        return false;
+    }
+    match url_regex().captures(s) {
+        Some(caps) => !caps.name("ip").is_some_and(|ip| is_private_ip(ip.as_str())),
+        None => false,
+    }
+}
+
+fn attach_infixes<'a>(s: &'a str, out: &mut Vec<&'a str>) {
+    let mut found = Vec::new();
+    find_infixes(s, &mut found);
+    if found.is_empty() || is_url(s) {
+        out.push(s);
+        return;
+    }
+    let mut start = 0;
+    for &(a, b) in &found {
+        if a == 0 {
+            continue;
+        }
+        if a != start {
+            out.push(&s[start..a]);
+        }
+        out.push(&s[a..b]);
+        start = b;
+    }
+    if start < s.len() {
+        out.push(&s[start..]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn toks(s: &str) -> Vec<&str> {
+        words(s)
+    }
+
+    /// Each case was tokenized by spaCy 3.8.18 (`spacy.blank("en")`).
+    #[test]
+    fn splits_as_spacy_does() {
+        let cases: &[(&str, &[&str])] = &[
+            ("$100", &["$", "100"]),
+            ("($5)", &["(", "$", "5", ")"]),
+            ("don't.", &["do", "n't", "."]),
+            ("U.S.", &["U.S."]),
+            ("hello...world", &["hello", "...", "world"]),
+            ("e-mail", &["e", "-", "mail"]),
+            ("x2+3", &["x2", "+", "3"]),
+            ("©2020", &["©", "2020"]),
+            ("10km.", &["10", "km", "."]),
+            ("ABC.", &["ABC", "."]),
+            ("“Hello,”", &["“", "Hello", ",", "”"]),
+            ("www.example.com/a-b", &["www.example.com/a-b"]),
+            ("http://x.y/z?a=b", &["http://x.y", "/", "z?a", "=", "b"]),
+            ("it’s", &["it", "’s"]),
+            ("Mr.Smith", &["Mr.", "Smith"]),
+            ("a,b", &["a", ",", "b"]),
+            ("3:45pm", &["3:45pm"]),
+            ("co-op.", &["co", "-", "op", "."]),
+            ("...", &["..."]),
+            ("I.B.M.", &["I.B.M."]),
+        ];
+        for (text, want) in cases {
+            assert_eq!(&toks(text), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn white_space_other_than_one_space_is_a_token() {
+        let mut all = Vec::new();
+        tokens("a  b\nc", &mut all);
+        assert_eq!(all, ["a", " ", "b", "\n", "c"]);
+        assert_eq!(words("a  b\nc"), ["a", "b", "c"]);
+    }
+}
