@@ -118,7 +118,10 @@ def process_warc(
 
     Options are ``outward run``'s flags: ``method``, ``format``, ``output_format``,
     ``threads`` (0: every core), ``zstd_level``, ``max_record_bytes``, ``max_nodes``,
-    ``max_depth``, ``max_work``, ``max_comparisons``, ``min_chars``, ``lang`` (``"en,de"`` or a list), ``force``, ``retries``,
+    ``max_depth``, ``max_work``, ``max_comparisons``, ``min_chars``, ``lang`` (``"en,de"`` or a list), ``filter``
+    (``"gopher-quality,c4-quality"`` or a list: DataTrove's quality filters, as ``--filter``),
+    ``filter_config`` (a JSON file of their thresholds), ``signals`` (``metadata["signals"]``),
+    ``force``, ``retries``,
     ``similarity``, ``model``, ``favor``, ``site_memory``, ``sites``, ``sites_update``,
     ``site_min_pages``, ``site_memory_mib`` (what site memory may hold, as ``--site-memory-mib``),
     ``fail_empty`` (an input without a single record raises ``OSError``, as

@@ -44,6 +44,7 @@ METADATA = (
     "nodes_parsed",
     "nodes_total",
     "extractor",
+    "signals",
 )
 
 
@@ -152,7 +153,9 @@ class OutwardWarcReader(BaseDiskReader):
     ``limit``, ``skip``, …), plus ``threads`` (outward's threads per task; default 1, the
     executor's tasks give the parallelism), ``metadata`` (add outward's metadata, as
     :class:`OutwardExtractor` does) and outward's run options (``method``, ``format``,
-    ``min_chars``, ``lang``, ``max_nodes``, ``max_depth``, ``max_work``, ``max_record_bytes``, ...). A file
+    ``min_chars``, ``lang``, ``filter`` (DataTrove's Gopher, C4 and FineWeb quality filters,
+    decided natively: no filter steps needed after this reader), ``signals``, ``max_nodes``,
+    ``max_depth``, ``max_work``, ``max_record_bytes``, ...). A file
     in an S3 or HTTP(S) data folder is streamed by byte range (``stream=True``, S3 credentials
     from the ``AWS_*`` environment); with ``stream=False``, or on other file systems, it is
     copied to a temporary file first.

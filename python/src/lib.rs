@@ -163,6 +163,9 @@ const RUN_OPTIONS: &[&str] = &[
     "max_comparisons",
     "min_chars",
     "lang",
+    "filter",
+    "filter_config",
+    "signals",
     "force",
     "similarity",
     "model",
@@ -267,6 +270,28 @@ fn run_config(
             .set_languages(&codes)
             .map_err(|e| PyValueError::new_err(format!("option lang: {e}")))?;
     }
+    if let Some(list) = options.get_item("filter")?.filter(|v| !v.is_none()) {
+        let joined: String = match list.extract::<String>() {
+            Ok(joined) => joined,
+            Err(_) => list
+                .extract::<Vec<String>>()
+                .map_err(|_| {
+                    PyTypeError::new_err("option filter: a comma-separated str or a list of str")
+                })?
+                .join(","),
+        };
+        config.filters.quality = outward_filters::Filter::parse_list(&joined)
+            .map_err(|e| PyValueError::new_err(format!("option filter: {e}")))?;
+    }
+    if let Some(path) = get::<PathBuf>(options, "filter_config")? {
+        let json = std::fs::read_to_string(&path).map_err(|e| {
+            PyValueError::new_err(format!("option filter_config: {}: {e}", path.display()))
+        })?;
+        config.filters.quality_config = outward_filters::Config::from_json(&json).map_err(|e| {
+            PyValueError::new_err(format!("option filter_config: {}: {e}", path.display()))
+        })?;
+    }
+    config.filters.signals = get::<bool>(options, "signals")?.unwrap_or(false);
     config.force = get::<bool>(options, "force")?.unwrap_or(false);
     if let Some(n) = get::<u32>(options, "retries")? {
         config.remote.retries = n;

@@ -117,6 +117,22 @@ def test_the_outward_reader_gives_exactly_outward_runs_documents(warc, outward_b
     assert meta["date"] == first["created"]
 
 
+def test_the_outward_reader_filters_as_datatrove_filters(tmp_path):
+    """`filter=` drops in the reader what DataTrove's quality filters would drop after it,
+    and `signals=True` puts the numbers they decide on into each document's metadata."""
+    pytest.importorskip("spacy", reason="DataTrove's filters split English words with spaCy")
+    from datatrove.data import Document
+    from datatrove.pipeline.filters import GopherQualityFilter
+
+    plain = OutwardWarcReader(str(TESTDATA), glob_pattern="sample.warc.gz")
+    every = run_pipeline([plain, JsonlWriter(str(tmp_path / "all" / "docs"), compression=None)], tmp_path / "all")
+    kept_by_datatrove = [i for i, d in every.items() if GopherQualityFilter().filter(Document(text=d["text"], id=i)) is True]
+    reader = OutwardWarcReader(str(TESTDATA), glob_pattern="sample.warc.gz", filter="gopher-quality", signals=True)
+    docs = run_pipeline([reader, JsonlWriter(str(tmp_path / "dt" / "docs"), compression=None)], tmp_path / "dt")
+    assert list(docs) == kept_by_datatrove
+    assert all("gopher-quality" not in d["metadata"]["signals"]["would_drop"] for d in docs.values())
+
+
 def test_the_outward_reader_streams_an_http_data_folder(http_dir, tmp_path):
     """An HTTP(S) or S3 data folder is read by outward by byte range, not copied through
     fsspec first (stream=False copies): the same documents either way."""

@@ -35,6 +35,28 @@ def test_process_warc_writes_the_bytes_of_outward_run(outward_bin, tmp_path):
     assert outward.process_warc(SAMPLE, py_dir, method="fulltext")["settings_changed"] is None
 
 
+def test_quality_filters_and_signals_write_the_bytes_of_outward_run(outward_bin, tmp_path):
+    cli_dir, py_dir = tmp_path / "cli", tmp_path / "py"
+    flags = ["--filter", "gopher-quality,c4-quality", "--signals"]
+    cli = run_cli(outward_bin, "run", *flags, "-o", str(cli_dir), str(SAMPLE))
+    assert cli.returncode == 0, cli.stderr
+    summary = outward.process_warc(
+        SAMPLE, py_dir, filter=["gopher-quality", "c4-quality"], signals=True
+    )
+    assert (py_dir / "sample.jsonl.zst").read_bytes() == (cli_dir / "sample.jsonl.zst").read_bytes()
+    assert summary["manifest"]["settings"]["--filter"] == "gopher-quality,c4-quality"
+    docs = shard_lines(py_dir / "sample.jsonl.zst")
+    assert all("would_drop" in d["metadata"]["signals"] for d in docs)
+    # Every kept document passes both filters: its signals say no rule of theirs drops it.
+    assert all(not d["metadata"]["signals"]["would_drop"].get("gopher-quality") for d in docs)
+    with pytest.raises(ValueError, match="unknown filter"):
+        outward.process_warc(SAMPLE, tmp_path / "bad", filter="gopher")
+    config = tmp_path / "thresholds.json"
+    config.write_text('{"fineweb-quality": {"line_punct": 0.1}}')
+    with pytest.raises(ValueError, match="line_punct"):
+        outward.process_warc(SAMPLE, tmp_path / "bad", filter_config=config)
+
+
 def test_process_warc_tells_an_empty_input_and_fails_it_when_asked(tmp_path):
     empty = tmp_path / "empty.warc.gz"
     empty.write_bytes(b"")

@@ -8,17 +8,42 @@ pub struct Doc<'a> {
     pub text: &'a str,
     /// Python's `len(text)`.
     pub chars: usize,
-    /// DataTrove's `split_into_words(text)`.
+    /// spaCy's tokens of `text`, white space included (slices of `text`, in order).
+    pub tokens: Vec<&'a str>,
+    /// DataTrove's `split_into_words(text)`: the tokens that are not white space.
     pub words: Vec<&'a str>,
 }
 
 impl<'a> Doc<'a> {
     pub fn new(text: &'a str) -> Doc<'a> {
+        let mut tokens = Vec::with_capacity(text.len() / 4 + 1);
+        spacy::tokens(text, &mut tokens);
+        let words = tokens
+            .iter()
+            .copied()
+            .filter(|t| !spacy::is_space_token(t))
+            .collect();
         Doc {
             text,
             chars: python::len(text),
-            words: spacy::words(text),
+            tokens,
+            words,
         }
+    }
+
+    /// Byte offset of `part` (a slice of the text) in the text.
+    pub fn offset(&self, part: &str) -> usize {
+        part.as_ptr() as usize - self.text.as_ptr() as usize
+    }
+
+    /// The tokens inside `part`, a slice of the text that starts and ends at a token
+    /// boundary with white space (or the text's ends) around it: a stripped line.
+    pub fn tokens_within(&self, part: &str) -> &[&'a str] {
+        let start = self.offset(part);
+        let end = start + part.len();
+        let first = self.tokens.partition_point(|t| self.offset(t) < start);
+        let last = self.tokens.partition_point(|t| self.offset(t) < end);
+        &self.tokens[first..last]
     }
 }
 

@@ -140,7 +140,7 @@ impl Signals {
         let doc = Doc::new(text);
         let gopher_quality = gopher_quality::measure(&doc, &config.gopher_quality);
         let gopher_repetition = gopher_repetition::measure(&doc);
-        let c4_quality = c4_quality::measure(text, &config.c4_quality);
+        let c4_quality = c4_quality::measure(&doc, &config.c4_quality);
         let fineweb_quality = fineweb_quality::measure(&doc, &config.fineweb_quality);
         let would_drop = [
             gopher_quality::decide(&gopher_quality, &config.gopher_quality),
@@ -247,44 +247,55 @@ pub enum Verdict {
 /// kept.
 pub fn apply(filters: &[Filter], text: &str, config: &Config) -> Verdict {
     let mut rewritten: Option<String> = None;
-    for &filter in filters {
-        let current = rewritten.as_deref().unwrap_or(text);
-        let rule = match filter {
-            Filter::C4Quality => {
-                let s = c4_quality::measure(current, &config.c4_quality);
-                let rule = c4_quality::decide(&s, &config.c4_quality);
-                if rule.is_none() {
-                    rewritten = Some(s.kept_text);
+    let mut next = 0;
+    while next < filters.len() {
+        // The text is split into words once, until C4 replaces it by its kept lines.
+        let replaced = {
+            let current = rewritten.as_deref().unwrap_or(text);
+            if current.is_empty() {
+                return Verdict::Empty;
+            }
+            let doc = Doc::new(current);
+            let mut replaced = None;
+            while next < filters.len() && replaced.is_none() {
+                let filter = filters[next];
+                next += 1;
+                let rule = match filter {
+                    Filter::C4Quality => {
+                        let s = c4_quality::measure(&doc, &config.c4_quality);
+                        let rule = c4_quality::decide(&s, &config.c4_quality);
+                        if rule.is_none() {
+                            replaced = Some(s.kept_text);
+                        }
+                        rule
+                    }
+                    Filter::GopherQuality => {
+                        let s = gopher_quality::measure(&doc, &config.gopher_quality);
+                        gopher_quality::decide(&s, &config.gopher_quality)
+                    }
+                    Filter::GopherRepetition => {
+                        let s = gopher_repetition::measure(&doc);
+                        gopher_repetition::decide(&s, &config.gopher_repetition)
+                    }
+                    Filter::FineWebQuality => {
+                        if current
+                            .split('\n')
+                            .all(|l| words::python::strip(l).is_empty())
+                        {
+                            return Verdict::Empty;
+                        }
+                        let s = fineweb_quality::measure(&doc, &config.fineweb_quality);
+                        fineweb_quality::decide(&s, &config.fineweb_quality)
+                    }
+                };
+                if let Some(rule) = rule {
+                    return Verdict::Drop(rule);
                 }
-                rule
             }
-            Filter::GopherQuality => {
-                let doc = Doc::new(current);
-                let s = gopher_quality::measure(&doc, &config.gopher_quality);
-                gopher_quality::decide(&s, &config.gopher_quality)
-            }
-            Filter::GopherRepetition => {
-                if current.is_empty() {
-                    return Verdict::Empty;
-                }
-                let doc = Doc::new(current);
-                let s = gopher_repetition::measure(&doc);
-                gopher_repetition::decide(&s, &config.gopher_repetition)
-            }
-            Filter::FineWebQuality => {
-                if current
-                    .split('\n')
-                    .all(|l| words::python::strip(l).is_empty())
-                {
-                    return Verdict::Empty;
-                }
-                let doc = Doc::new(current);
-                let s = fineweb_quality::measure(&doc, &config.fineweb_quality);
-                fineweb_quality::decide(&s, &config.fineweb_quality)
-            }
+            replaced
         };
-        if let Some(rule) = rule {
-            return Verdict::Drop(rule);
+        if replaced.is_some() {
+            rewritten = replaced;
         }
     }
     Verdict::Keep(rewritten)

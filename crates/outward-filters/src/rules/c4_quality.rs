@@ -9,6 +9,7 @@
 use outward_base::counts::FilterRule;
 use serde::{Deserialize, Serialize};
 
+use crate::doc::Doc;
 use crate::words::{python, sentences};
 
 /// DataTrove's arguments and defaults (`split_paragraph = true`; sentence splitting of whole
@@ -109,8 +110,8 @@ fn remove_citations(line: &str) -> std::borrow::Cow<'_, str> {
     out.into()
 }
 
-pub fn measure(text: &str, t: &Thresholds) -> Signals {
-    let lines = python::splitlines(text);
+pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
+    let lines = python::splitlines(doc.text);
     let mut signals = Signals {
         lines: lines.len(),
         lines_kept: 0,
@@ -119,8 +120,10 @@ pub fn measure(text: &str, t: &Thresholds) -> Signals {
         kept_text: String::new(),
     };
     let mut kept: Vec<std::borrow::Cow<str>> = Vec::new();
+    let mut lower = String::new();
     for line in lines {
         let line = python::strip(line);
+        let stripped = line;
         let words: Vec<&str> = python::split_whitespace(line).collect();
         if t.max_word_length != -1
             && words
@@ -141,7 +144,13 @@ pub fn measure(text: &str, t: &Thresholds) -> Signals {
         if (words.len() as i64) < t.min_words_per_line {
             continue;
         }
-        let lower = python::lower(&line);
+        lower.clear();
+        if line.is_ascii() {
+            lower.push_str(&line);
+            lower.make_ascii_lowercase();
+        } else {
+            lower.push_str(&python::lower(&line));
+        }
         if t.filter_lorem_ipsum && lower.contains("lorem ipsum") {
             signals.page_rule = Some(FilterRule::LoremIpsum.as_str());
             break;
@@ -157,7 +166,12 @@ pub fn measure(text: &str, t: &Thresholds) -> Signals {
             continue;
         }
         if t.min_num_sentences != -1 {
-            signals.sentences += sentences::count(&line);
+            // The document's own tokens of the line, unless citations were cut out of it.
+            signals.sentences += if *line == *stripped {
+                sentences::count_tokens(doc.tokens_within(stripped))
+            } else {
+                sentences::count(&line)
+            };
         }
         kept.push(line);
     }
@@ -191,7 +205,7 @@ mod tests {
     fn keeps_lines_as_c4() {
         let t = Thresholds::default();
         let text = "Home\nThe cat sat on the mat. It was happy.\nWe use cookies on this site.\nEnable JavaScript to see it.\nShort one.\nA third line is here! And a fourth? Yes five.";
-        let s = measure(text, &t);
+        let s = measure(&Doc::new(text), &t);
         assert_eq!(s.lines_kept, 2);
         assert_eq!(s.sentences, 5);
         assert_eq!(
@@ -199,7 +213,10 @@ mod tests {
             "The cat sat on the mat. It was happy.\nA third line is here! And a fourth? Yes five."
         );
         assert_eq!(decide(&s, &t), None);
-        let s = measure("function f() { return 1; } is what we wrote here.", &t);
+        let s = measure(
+            &Doc::new("function f() { return 1; } is what we wrote here."),
+            &t,
+        );
         assert_eq!(decide(&s, &t), Some(FilterRule::CurlyBracket));
     }
 }

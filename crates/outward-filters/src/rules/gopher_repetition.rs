@@ -13,7 +13,7 @@ use outward_base::counts::FilterRule;
 use serde::{Deserialize, Serialize};
 
 use crate::doc::{Doc, find_duplicates, ratio};
-use crate::words::{FxHashMap, FxHashSet, python};
+use crate::words::{FxHashMap, python};
 
 /// DataTrove's arguments and defaults; `null` turns a rule off. The n of `top_n_grams` is 2 to
 /// 4 and of `dup_n_grams` 5 to 10 (the rules the manifest has names for).
@@ -83,13 +83,15 @@ pub fn measure(doc: &Doc) -> Signals {
     let lines = split_runs(text, 1);
     let (line_dup, line_chars) = find_duplicates(lines.iter().copied());
     let ngrams = NGrams::new(&doc.words);
+    let mut counts = Table::default();
     let mut top = [0.0; 3];
     for (i, n) in (2..=4).enumerate() {
-        top[i] = ratio(ngrams.top_chars(n), doc.chars);
+        top[i] = ratio(ngrams.top_chars(n, &mut counts), doc.chars);
     }
+    let mut seen = Table::default();
     let mut duplicated = [0.0; 6];
     for (i, n) in (5..=10).enumerate() {
-        duplicated[i] = ratio(ngrams.duplicated_chars(n), doc.chars);
+        duplicated[i] = ratio(ngrams.duplicated_chars(n, &mut seen), doc.chars);
     }
     Signals {
         dup_para_frac: ratio(para_dup, paragraphs.len()),
@@ -135,6 +137,12 @@ fn mul_mod(a: u64, b: u64) -> u64 {
     }
 }
 
+/// `(a + b) mod MODULUS` for `a, b <= MODULUS` (no division).
+fn add_mod(a: u64, b: u64) -> u64 {
+    let s = a + b;
+    if s >= MODULUS { s - MODULUS } else { s }
+}
+
 /// A document's words as the n-gram rules need them.
 struct NGrams<'a> {
     /// Each word's id (equal words, equal ids).
@@ -172,7 +180,7 @@ impl<'a> NGrams<'a> {
             b += w.len();
             for &byte in w.as_bytes() {
                 let h = *prefix.last().expect("starts with 0");
-                prefix.push((mul_mod(h, BASE) + byte as u64 + 1) % MODULUS);
+                prefix.push(add_mod(mul_mod(h, BASE), byte as u64 + 1));
                 powers.push(mul_mod(*powers.last().expect("starts with 1"), BASE));
             }
         }
@@ -196,46 +204,52 @@ impl<'a> NGrams<'a> {
     /// DataTrove's `find_top_duplicate(get_n_grams(words, n))`: the characters of the most
     /// frequent n-gram (words joined by spaces; the first seen among equals) times its count;
     /// 0 without any n-gram.
-    fn top_chars(&self, n: usize) -> usize {
+    fn top_chars(&self, n: usize, table: &mut Table<u128, (u32, u32)>) -> usize {
         if self.words.len() < n {
             return 0;
         }
-        // Up to 4 ids of 32 bits are the n-gram exactly.
-        let mut counts: FxHashMap<u128, (usize, usize)> =
-            FxHashMap::with_capacity_and_hasher(self.words.len(), Default::default());
+        // Up to 4 ids of 32 bits (each plus 1, so no key is 0) are the n-gram exactly.
+        table.reset(self.words.len());
+        let (mut best_count, mut best_first) = (0u32, 0u32);
         for i in 0..=self.words.len() - n {
             let key = self.ids[i..i + n]
                 .iter()
-                .fold(0u128, |k, &id| (k << 32) | id as u128);
-            counts.entry(key).or_insert((0, i)).0 += 1;
+                .fold(0u128, |k, &id| (k << 32) | (id as u128 + 1));
+            let entry = table.entry(key, (0, i as u32));
+            entry.0 += 1;
+            let (count, first) = *entry;
+            // The most frequent; among equals, the first seen (Counter.most_common).
+            if count > best_count || (count == best_count && first < best_first) {
+                (best_count, best_first) = (count, first);
+            }
         }
-        let (count, first) = counts
-            .values()
-            .copied()
-            .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)))
-            .expect("at least one n-gram");
-        (self.span_chars(first, n) + n - 1) * count
+        (self.span_chars(best_first as usize, n) + n - 1) * best_count as usize
     }
 
     /// The hash and byte length of words i..i+n joined by nothing.
     fn joined_key(&self, i: usize, n: usize) -> (u64, usize) {
         let (a, b) = (self.starts[i], self.starts[i + n]);
-        let h = (self.prefix[b] + MODULUS - mul_mod(self.prefix[a], self.powers[b - a])) % MODULUS;
+        let h = add_mod(
+            self.prefix[b],
+            MODULUS - mul_mod(self.prefix[a], self.powers[b - a]),
+        );
         (h, b - a)
     }
 
     /// DataTrove's `find_all_duplicate(words, n)`: walking the words, an n-gram (joined by
     /// nothing) seen before adds its characters and jumps past itself; else one word on.
-    fn duplicated_chars(&self, n: usize) -> usize {
+    fn duplicated_chars(&self, n: usize, seen: &mut Table<u64, ()>) -> usize {
         let total = self.words.len();
         if total < n {
             return 0;
         }
-        let mut seen: FxHashSet<(u64, usize)> =
-            FxHashSet::with_capacity_and_hasher(total, Default::default());
+        seen.reset(total);
         let (mut repeated, mut i) = (0, 0);
         while i < total - n + 1 {
-            if seen.insert(self.joined_key(i, n)) {
+            let (hash, len) = self.joined_key(i, n);
+            // The 61-bit hash and the length in one key, never 0.
+            let key = ((hash << 3) ^ (len as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)) | 1;
+            if seen.insert(key) {
                 i += 1;
             } else {
                 repeated += self.span_chars(i, n);
@@ -288,6 +302,78 @@ pub fn decide(s: &Signals, t: &Thresholds) -> Option<FilterRule> {
     None
 }
 
+/// An open-addressing hash table of non-zero integer keys, reset and reused for each n: the
+/// n-gram passes insert once per word, and a general map's hashing and growth were most of
+/// their cost.
+#[derive(Default)]
+struct Table<K, V> {
+    slots: Vec<(K, V)>,
+    shift: u32,
+}
+
+trait Key: Copy + Default + PartialEq {
+    fn spread(self) -> u64;
+}
+
+impl Key for u64 {
+    fn spread(self) -> u64 {
+        self.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    }
+}
+
+impl Key for u128 {
+    fn spread(self) -> u64 {
+        ((self as u64) ^ ((self >> 64) as u64).rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    }
+}
+
+impl<K: Key, V: Copy + Default> Table<K, V> {
+    /// Empties the table, with room for `n` keys at most half full.
+    fn reset(&mut self, n: usize) {
+        let size = (n * 2).next_power_of_two().max(16);
+        if self.slots.len() == size {
+            self.slots.fill((K::default(), V::default()));
+        } else {
+            self.slots = vec![(K::default(), V::default()); size];
+        }
+        self.shift = 64 - size.trailing_zeros();
+    }
+
+    /// The value of `key`, inserted as `init` when absent.
+    fn entry(&mut self, key: K, init: V) -> &mut V {
+        let mask = self.slots.len() - 1;
+        let mut i = (key.spread() >> self.shift) as usize;
+        loop {
+            if self.slots[i].0 == key {
+                return &mut self.slots[i].1;
+            }
+            if self.slots[i].0 == K::default() {
+                self.slots[i] = (key, init);
+                return &mut self.slots[i].1;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+}
+
+impl<K: Key> Table<K, ()> {
+    /// Adds `key`; whether it was absent.
+    fn insert(&mut self, key: K) -> bool {
+        let mask = self.slots.len() - 1;
+        let mut i = (key.spread() >> self.shift) as usize;
+        loop {
+            if self.slots[i].0 == key {
+                return false;
+            }
+            if self.slots[i].0 == K::default() {
+                self.slots[i].0 = key;
+                return true;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -304,8 +390,8 @@ mod tests {
         // DataTrove's "".join makes "ab c ..." and "a bc ..." the same 5-gram.
         let words = ["ab", "c", "d", "e", "f", "a", "bc", "d", "e", "f"];
         let g = NGrams::new(&words);
-        assert_eq!(g.duplicated_chars(5), 6);
+        assert_eq!(g.duplicated_chars(5, &mut Table::default()), 6);
         // The top 2-gram: every 2-gram once but "d e" and "e f" twice: the first, "d e".
-        assert_eq!(g.top_chars(2), 3 * 2);
+        assert_eq!(g.top_chars(2, &mut Table::default()), 3 * 2);
     }
 }

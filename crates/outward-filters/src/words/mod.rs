@@ -30,8 +30,29 @@ pub(crate) fn in_ranges(table: &[(u32, u32)], c: char) -> bool {
         .is_ok()
 }
 
+/// The ASCII characters of a range table, as a bit mask (bit c: character c).
+const fn ascii_mask(table: &[(u32, u32)]) -> u128 {
+    let mut mask = 0u128;
+    let mut i = 0;
+    while i < table.len() {
+        let (lo, hi) = table[i];
+        let mut c = lo;
+        while c <= hi && c < 128 {
+            mask |= 1 << c;
+            c += 1;
+        }
+        i += 1;
+    }
+    mask
+}
+
+const DATATROVE_PUNCTUATION_ASCII: u128 = ascii_mask(tables::DATATROVE_PUNCTUATION);
+
 /// A character of DataTrove's `PUNCTUATION_SET` (a word made only of these is a symbol).
 pub(crate) fn is_datatrove_punctuation(c: char) -> bool {
+    if c.is_ascii() {
+        return DATATROVE_PUNCTUATION_ASCII & (1 << c as u32) != 0;
+    }
     in_ranges(tables::DATATROVE_PUNCTUATION, c)
 }
 

@@ -25,13 +25,18 @@ fn is_punct(token: &str) -> bool {
 pub fn count(text: &str) -> usize {
     let mut tokens = Vec::new();
     spacy::tokens(text, &mut tokens);
+    count_tokens(&tokens)
+}
+
+/// [`count`] of a text already split into spaCy's tokens (white-space tokens included).
+pub fn count_tokens(tokens: &[&str]) -> usize {
     if tokens.is_empty() {
         // DataTrove's split of an empty text is one empty part.
         return 1;
     }
     let mut sentences = 1;
     let mut seen_end = false;
-    for token in tokens {
+    for &token in tokens {
         let ends = is_sentence_end(token);
         if seen_end && !ends && !is_punct(token) {
             sentences += 1;

@@ -57,14 +57,24 @@ pub fn tokens<'a>(text: &'a str, out: &mut Vec<&'a str>) {
         Some(c) => python::is_space(c),
         None => return,
     };
-    for (i, c) in text.char_indices() {
-        if python::is_space(c) != in_space {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let (space, width) = if b < 0x80 {
+            (python::is_space(b as char), 1)
+        } else {
+            let c = text[i..].chars().next().expect("i is on a char boundary");
+            (python::is_space(c), c.len_utf8())
+        };
+        if space != in_space {
             if start < i {
                 chunk(&text[start..i], out);
             }
-            start = if c == ' ' { i + 1 } else { i };
+            start = if b == b' ' { i + 1 } else { i };
             in_space = !in_space;
         }
+        i += width;
     }
     if start < text.len() {
         chunk(&text[start..], out);
@@ -75,19 +85,42 @@ pub fn tokens<'a>(text: &'a str, out: &mut Vec<&'a str>) {
 pub fn words(text: &str) -> Vec<&str> {
     let mut all = Vec::with_capacity(text.len() / 5 + 1);
     tokens(text, &mut all);
-    all.retain(|t| !python::strip(t).is_empty());
+    all.retain(|t| !is_space_token(t));
     all
 }
 
+/// A white-space token (tokens are all white space or none of it).
+pub fn is_space_token(token: &str) -> bool {
+    token.chars().next().is_some_and(python::is_space)
+}
+
+/// The exceptions by string, and which (first byte, length) pairs any of them has: most
+/// chunks are ruled out by that bit alone, before hashing.
+struct Specials {
+    map: FxHashMap<&'static str, &'static [&'static str]>,
+    shapes: [u16; 256],
+}
+
 fn special(s: &str) -> Option<&'static [&'static str]> {
-    static SPECIALS: OnceLock<FxHashMap<&'static str, &'static [&'static str]>> = OnceLock::new();
+    static SPECIALS: OnceLock<Specials> = OnceLock::new();
+    let &first = s.as_bytes().first()?;
     if s.len() > tables::SPECIAL_MAX_BYTES {
         return None;
     }
-    SPECIALS
-        .get_or_init(|| tables::SPECIALS.iter().copied().collect())
-        .get(s)
-        .copied()
+    let specials = SPECIALS.get_or_init(|| {
+        let mut shapes = [0u16; 256];
+        for (key, _) in tables::SPECIALS {
+            shapes[key.as_bytes()[0] as usize] |= 1 << key.len();
+        }
+        Specials {
+            map: tables::SPECIALS.iter().copied().collect(),
+            shapes,
+        }
+    });
+    if specials.shapes[first as usize] & (1 << s.len()) == 0 {
+        return None;
+    }
+    specials.map.get(s).copied()
 }
 
 /// Pushes `tokens` as slices of `s` (their concatenation is `s`).
