@@ -124,12 +124,13 @@ pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
     for line in lines {
         let line = python::strip(line);
         let stripped = line;
-        let words: Vec<&str> = python::split_whitespace(line).collect();
-        if t.max_word_length != -1
-            && words
-                .iter()
-                .any(|w| python::len(w) as i64 > t.max_word_length)
-        {
+        let mut words = 0usize;
+        let mut too_long = false;
+        for w in python::split_whitespace(line) {
+            words += 1;
+            too_long |= t.max_word_length != -1 && python::len(w) as i64 > t.max_word_length;
+        }
+        if too_long {
             continue;
         }
         let line = if t.remove_citations {
@@ -141,15 +142,18 @@ pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
         {
             continue;
         }
-        if (words.len() as i64) < t.min_words_per_line {
+        if (words as i64) < t.min_words_per_line {
             continue;
         }
+        // The patterns are ASCII, and only two characters lower-case to ASCII letters (the
+        // Kelvin sign to k, dotted capital I to i and a combining dot): without them, lowering
+        // the ASCII letters alone finds what Python's `lower()` finds.
         lower.clear();
-        if line.is_ascii() {
+        if line.contains(['\u{212a}', '\u{130}']) {
+            lower.push_str(&python::lower(&line));
+        } else {
             lower.push_str(&line);
             lower.make_ascii_lowercase();
-        } else {
-            lower.push_str(&python::lower(&line));
         }
         if t.filter_lorem_ipsum && lower.contains("lorem ipsum") {
             signals.page_rule = Some(FilterRule::LoremIpsum.as_str());

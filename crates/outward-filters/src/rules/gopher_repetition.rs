@@ -303,12 +303,14 @@ pub fn decide(s: &Signals, t: &Thresholds) -> Option<FilterRule> {
 }
 
 /// An open-addressing hash table of non-zero integer keys, reset and reused for each n: the
-/// n-gram passes insert once per word, and a general map's hashing and growth were most of
-/// their cost.
+/// n-gram passes insert once per word, and a general map's hashing, growth and clearing were
+/// most of their cost. A slot belongs to the current pass only when it carries the pass's
+/// generation, so a reset clears nothing.
 #[derive(Default)]
 struct Table<K, V> {
-    slots: Vec<(K, V)>,
+    slots: Vec<(K, V, u32)>,
     shift: u32,
+    generation: u32,
 }
 
 trait Key: Copy + Default + PartialEq {
@@ -331,12 +333,12 @@ impl<K: Key, V: Copy + Default> Table<K, V> {
     /// Empties the table, with room for `n` keys at most half full.
     fn reset(&mut self, n: usize) {
         let size = (n * 2).next_power_of_two().max(16);
-        if self.slots.len() == size {
-            self.slots.fill((K::default(), V::default()));
-        } else {
-            self.slots = vec![(K::default(), V::default()); size];
+        self.generation = self.generation.wrapping_add(1);
+        if self.slots.len() < size || self.generation == 0 {
+            self.slots = vec![(K::default(), V::default(), 0); size];
+            self.generation = 1;
         }
-        self.shift = 64 - size.trailing_zeros();
+        self.shift = 64 - self.slots.len().trailing_zeros();
     }
 
     /// The value of `key`, inserted as `init` when absent.
@@ -344,30 +346,30 @@ impl<K: Key, V: Copy + Default> Table<K, V> {
         let mask = self.slots.len() - 1;
         let mut i = (key.spread() >> self.shift) as usize;
         loop {
-            if self.slots[i].0 == key {
+            let slot = &mut self.slots[i];
+            if slot.2 != self.generation {
+                *slot = (key, init, self.generation);
                 return &mut self.slots[i].1;
             }
-            if self.slots[i].0 == K::default() {
-                self.slots[i] = (key, init);
+            if slot.0 == key {
                 return &mut self.slots[i].1;
             }
             i = (i + 1) & mask;
         }
     }
-}
 
-impl<K: Key> Table<K, ()> {
     /// Adds `key`; whether it was absent.
     fn insert(&mut self, key: K) -> bool {
         let mask = self.slots.len() - 1;
         let mut i = (key.spread() >> self.shift) as usize;
         loop {
-            if self.slots[i].0 == key {
-                return false;
-            }
-            if self.slots[i].0 == K::default() {
-                self.slots[i].0 = key;
+            let slot = &mut self.slots[i];
+            if slot.2 != self.generation {
+                *slot = (key, V::default(), self.generation);
                 return true;
+            }
+            if slot.0 == key {
+                return false;
             }
             i = (i + 1) & mask;
         }

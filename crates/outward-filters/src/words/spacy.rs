@@ -297,23 +297,42 @@ fn trailing_dots(s: &str) -> usize {
 
 /// Bytes of the prefix spaCy's prefix search finds (0: none).
 fn find_prefix(s: &str) -> usize {
+    // The alternatives that can match at a first character, in the regex's order (the icon
+    // class, spaCy's last alternative, is checked after them).
+    static BY_FIRST: OnceLock<FxHashMap<char, Vec<&'static Affix>>> = OnceLock::new();
     let Some(c) = first_char(s) else { return 0 };
     if c.is_ascii_alphanumeric() && !matches!(c, 'U' | 'C' | 'A') {
         return 0;
     }
-    for alt in tables::PREFIXES {
+    let by_first = BY_FIRST.get_or_init(|| {
+        debug_assert!(matches!(tables::PREFIXES.last(), Some(Affix::Symbol)));
+        let mut map: FxHashMap<char, Vec<&'static Affix>> = FxHashMap::default();
+        for alt in tables::PREFIXES {
+            let first = match alt {
+                Affix::Literal(l) => l.chars().next().expect("no empty alternative"),
+                Affix::Dots => '.',
+                Affix::PlusNotBeforeDigit => '+',
+                _ => continue,
+            };
+            map.entry(first).or_default().push(alt);
+        }
+        map
+    });
+    for alt in by_first.get(&c).map(Vec::as_slice).unwrap_or(&[]) {
         let n = match alt {
             Affix::Literal(l) => s.starts_with(l).then_some(l.len()),
             Affix::Dots => (leading_dots(s) >= 2).then(|| leading_dots(s)),
-            Affix::Symbol => in_ranges(tables::SYMBOL, c).then(|| c.len_utf8()),
             Affix::PlusNotBeforeDigit => {
-                (c == '+' && !s[1..].starts_with(|d: char| d.is_ascii_digit())).then_some(1)
+                (!s[1..].starts_with(|d: char| d.is_ascii_digit())).then_some(1)
             }
             _ => None,
         };
         if let Some(n) = n {
             return n;
         }
+    }
+    if !c.is_ascii() && in_ranges(tables::SYMBOL, c) {
+        return c.len_utf8();
     }
     0
 }
@@ -395,6 +414,11 @@ fn find_infixes(s: &str, found: &mut Vec<(usize, usize)>) {
     found.clear();
     let mut i = 0;
     while i < s.len() {
+        // No infix starts with an ASCII letter or digit.
+        if s.as_bytes()[i].is_ascii_alphanumeric() {
+            i += 1;
+            continue;
+        }
         let rest = &s[i..];
         let c = first_char(rest).expect("i is on a char boundary");
         let before = char_before(s, i);
