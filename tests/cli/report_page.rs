@@ -371,3 +371,34 @@ fn the_page_opens_in_a_browser_without_errors_or_requests() {
     );
     assert_eq!(opened.requests, ["http://example.invalid/x.png"]);
 }
+
+/// With `--signals`, the page counts the documents each quality filter would drop, by rule,
+/// as the documents' own `would_drop` say.
+#[test]
+fn the_page_counts_what_the_signals_say_the_filters_would_drop() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    run_into(&out, &["--signals"], &[&sample()], 0);
+    let (page, _) = report(&out, 0);
+    let docs = docs(&out.join("sample.jsonl.zst"));
+    let mut expected: BTreeMap<String, u64> = BTreeMap::new();
+    let mut passing = 0;
+    for d in &docs {
+        let drops = d["metadata"]["signals"]["would_drop"].as_object().unwrap();
+        passing += u64::from(drops.is_empty());
+        for (filter, rule) in drops {
+            *expected
+                .entry(format!("{filter}: {}", rule.as_str().unwrap()))
+                .or_default() += 1;
+        }
+    }
+    assert!(
+        !expected.is_empty(),
+        "the sample has pages some filter drops"
+    );
+    assert_eq!(chart(&page, "would-drop"), expected);
+    assert!(page.contains(&format!(
+        "data-documents=\"{}\" data-passing=\"{passing}\"",
+        docs.len()
+    )));
+}

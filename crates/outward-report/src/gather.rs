@@ -43,6 +43,12 @@ pub struct Gathered {
     /// Documents from which site memory took template blocks, and how many in all.
     pub template_pages: u64,
     pub template_removed: u64,
+    /// Documents written with `--signals`.
+    pub with_signals: u64,
+    /// Of those, documents no quality filter would drop.
+    pub passing_all_filters: u64,
+    /// Of those, documents each filter would drop, by (filter, rule).
+    pub would_drop: BTreeMap<(String, String), u64>,
     /// A seeded sample of documents: URL, title, language, the start of the text.
     pub sample: Vec<SampleDoc>,
     /// What could not be read.
@@ -166,6 +172,14 @@ impl Gathered {
         let slot = self.hosts.entry(host).or_default();
         slot.0 += 1;
         slot.1 += chars;
+        if let Some(drops) = meta["signals"]["would_drop"].as_object() {
+            self.with_signals += 1;
+            self.passing_all_filters += u64::from(drops.is_empty());
+            for (filter, rule) in drops {
+                let rule = rule.as_str().unwrap_or("").to_string();
+                *self.would_drop.entry((filter.clone(), rule)).or_default() += 1;
+            }
+        }
         if let Some(n) = meta["template_removed"].as_u64() {
             self.template_pages += u64::from(n > 0);
             self.template_removed += n;

@@ -52,6 +52,7 @@ pub fn render(g: &Gathered) -> String {
     nodes(&mut p, g);
     hosts(&mut p, g);
     site_memory(&mut p, g);
+    quality_signals(&mut p, g);
     sample(&mut p, g);
     p.push_str("</body></html>\n");
     p
@@ -215,6 +216,25 @@ fn site_memory(p: &mut String, g: &Gathered) {
         "<h2>Site memory</h2><p id=\"site-memory\" data-pages=\"{}\" data-removed=\"{}\">Site memory took {} template blocks out of {} documents.</p>",
         g.template_pages, g.template_removed, g.template_removed, g.template_pages
     );
+}
+
+/// With `--signals`: how many documents each quality filter would drop, by rule.
+fn quality_signals(p: &mut String, g: &Gathered) {
+    if g.with_signals == 0 {
+        return;
+    }
+    let _ = write!(
+        p,
+        "<h2>Quality filters (signals)</h2><p class=\"note\" id=\"signals\" data-documents=\"{}\" data-passing=\"{}\">{} documents carry signals; {} of them pass all four filters (Gopher quality, Gopher repetition, C4, FineWeb), each alone on the text as written. The documents each filter would drop, by its rule:</p>",
+        g.with_signals, g.passing_all_filters, g.with_signals, g.passing_all_filters
+    );
+    let mut items: Vec<(String, u64)> = g
+        .would_drop
+        .iter()
+        .map(|((filter, rule), n)| (format!("{filter}: {rule}"), *n))
+        .collect();
+    items.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    p.push_str(&bars("would-drop", &items, &|v| format!("{v} documents")));
 }
 
 fn sample(p: &mut String, g: &Gathered) {
