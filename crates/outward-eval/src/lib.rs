@@ -20,10 +20,11 @@
 
 mod tables;
 
+use outward_base::fxhash::FxHashMap;
+use outward_base::ranges::in_ranges;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::fs::File;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
@@ -56,20 +57,6 @@ pub const CJK_RANGES: &[(u32, u32)] = &[
     (0xFFA0, 0xFFDC),
     (0x20000, 0x3134F),
 ];
-
-fn in_ranges(table: &[(u32, u32)], cp: u32) -> bool {
-    table
-        .binary_search_by(|&(lo, hi)| {
-            if hi < cp {
-                std::cmp::Ordering::Less
-            } else if lo > cp {
-                std::cmp::Ordering::Greater
-            } else {
-                std::cmp::Ordering::Equal
-            }
-        })
-        .is_ok()
-}
 
 /// True if `c` is in score.py's `_CJK` class (one token per character).
 pub fn is_cjk(c: char) -> bool {
@@ -231,45 +218,8 @@ pub fn tokenize(text: &str) -> Vec<String> {
     out
 }
 
-/// FxHash-style hasher for token bags (keys are short strings; no DoS concern here).
-#[derive(Default)]
-struct FxHasher(u64);
-
-impl FxHasher {
-    #[inline]
-    fn add(&mut self, word: u64) {
-        const K: u64 = 0x517c_c1b7_2722_0a95;
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(K);
-    }
-}
-
-impl Hasher for FxHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for ch in &mut chunks {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(ch);
-            self.add(u64::from_le_bytes(w));
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut w = [0u8; 8];
-            w[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(w) ^ ((rest.len() as u64) << 59));
-        }
-    }
-    #[inline]
-    fn write_u8(&mut self, i: u8) {
-        self.add(u64::from(i));
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
 /// Token → (count in prediction, count in truth).
-type Bag<'a> = HashMap<&'a str, (u32, u32), BuildHasherDefault<FxHasher>>;
+type Bag<'a> = FxHashMap<&'a str, (u32, u32)>;
 
 /// Per-document bag-of-tokens scores, with token counts.
 #[derive(Debug, Clone, Copy, PartialEq)]

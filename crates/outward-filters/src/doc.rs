@@ -56,7 +56,7 @@ pub(crate) fn ratio(a: usize, b: usize) -> f64 {
 /// DataTrove's `find_duplicates`: how many elements repeat an earlier one, and their
 /// characters.
 pub(crate) fn find_duplicates<'a>(elements: impl IntoIterator<Item = &'a str>) -> (usize, usize) {
-    let mut seen = crate::words::FxHashSet::default();
+    let mut seen = outward_base::fxhash::FxHashSet::default();
     let (mut elements_dup, mut chars_dup) = (0, 0);
     for e in elements {
         if !seen.insert(e) {

@@ -13,35 +13,9 @@
 //! ([`SimMemo::new`]) ends all of them (each returning 0: "not shown similar").
 
 use crate::html::tree::{Kind, NONE, Tree};
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
-/// A multiply-rotate hash of integer keys (FxHash's step): node ids and structure hashes,
-/// where SipHash cost more than the comparisons.
-#[derive(Default, Clone, Copy)]
-struct IntHasher(u64);
-
-impl Hasher for IntHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-
-    fn write_u32(&mut self, n: u32) {
-        self.write_u64(u64::from(n));
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-type IntMap<K, V> = HashMap<K, V, BuildHasherDefault<IntHasher>>;
+/// Maps of node ids and structure hashes: FxHash, where SipHash cost more than the comparisons.
+type IntMap<K, V> = outward_base::fxhash::FxHashMap<K, V>;
 
 /// Child-pair evaluations allowed for one comparison.
 const WORK_BUDGET: usize = 200_000;

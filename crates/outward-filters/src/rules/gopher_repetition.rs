@@ -13,7 +13,8 @@ use outward_base::counts::FilterRule;
 use serde::{Deserialize, Serialize};
 
 use crate::doc::{Doc, find_duplicates, ratio};
-use crate::words::{FxHashMap, python};
+use crate::words::python;
+use outward_base::fxhash::FxHashMap;
 
 /// DataTrove's arguments and defaults; `null` turns a rule off. The n of `top_n_grams` is 2 to
 /// 4 and of `dup_n_grams` 5 to 10 (the rules the manifest has names for).

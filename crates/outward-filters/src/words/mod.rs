@@ -15,20 +15,7 @@ pub mod sentences;
 pub mod spacy;
 mod tables;
 
-pub(crate) fn in_ranges(table: &[(u32, u32)], c: char) -> bool {
-    let c = c as u32;
-    table
-        .binary_search_by(|&(lo, hi)| {
-            if hi < c {
-                std::cmp::Ordering::Less
-            } else if lo > c {
-                std::cmp::Ordering::Greater
-            } else {
-                std::cmp::Ordering::Equal
-            }
-        })
-        .is_ok()
-}
+use outward_base::ranges::in_ranges;
 
 /// The ASCII characters of a range table, as a bit mask (bit c: character c).
 const fn ascii_mask(table: &[(u32, u32)]) -> u128 {
@@ -53,49 +40,10 @@ pub(crate) fn is_datatrove_punctuation(c: char) -> bool {
     if c.is_ascii() {
         return DATATROVE_PUNCTUATION_ASCII & (1 << c as u32) != 0;
     }
-    in_ranges(tables::DATATROVE_PUNCTUATION, c)
+    in_ranges(tables::DATATROVE_PUNCTUATION, c as u32)
 }
 
 /// A character of DataTrove's `TERMINAL_PUNCTUATION`.
 pub(crate) fn is_terminal_punctuation(c: char) -> bool {
-    in_ranges(tables::TERMINAL_PUNCTUATION, c)
+    in_ranges(tables::TERMINAL_PUNCTUATION, c as u32)
 }
-
-/// A fast, unkeyed hasher for the short strings and integers of one document (rustc's Fx
-/// hash); documents are not adversaries of a corpus build, and a collision costs time only.
-#[derive(Default, Clone, Copy)]
-pub(crate) struct FxHasher(u64);
-
-impl std::hash::Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
-        }
-    }
-
-    fn write_u8(&mut self, n: u8) {
-        self.write_u64(n as u64);
-    }
-
-    fn write_u32(&mut self, n: u32) {
-        self.write_u64(n as u64);
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        self.write_u64(n as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-pub(crate) type FxBuild = std::hash::BuildHasherDefault<FxHasher>;
-pub(crate) type FxHashMap<K, V> = std::collections::HashMap<K, V, FxBuild>;
-pub(crate) type FxHashSet<K> = std::collections::HashSet<K, FxBuild>;

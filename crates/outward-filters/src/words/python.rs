@@ -3,14 +3,15 @@
 //! combining vowel signs are alphabetic in Rust and not `isalpha` in Python; the information
 //! separators U+001C..U+001F are `isspace` in Python only).
 
-use super::{in_ranges, tables};
+use super::tables;
+use outward_base::ranges::in_ranges;
 
 /// Python's `str.isalpha` for one character.
 pub fn is_alpha(c: char) -> bool {
     if c.is_ascii() {
         return c.is_ascii_alphabetic();
     }
-    in_ranges(tables::PY_ALPHA, c)
+    in_ranges(tables::PY_ALPHA, c as u32)
 }
 
 /// Python's `str.isspace` for one character.
@@ -21,7 +22,7 @@ pub fn is_space(c: char) -> bool {
             ' ' | '\t' | '\n' | '\x0b' | '\x0c' | '\r' | '\x1c'..='\x1f'
         );
     }
-    in_ranges(tables::PY_SPACE, c)
+    in_ranges(tables::PY_SPACE, c as u32)
 }
 
 /// Python's `\d` in a `str` pattern (any Unicode decimal digit).
@@ -29,14 +30,14 @@ pub fn is_decimal(c: char) -> bool {
     if c.is_ascii() {
         return c.is_ascii_digit();
     }
-    in_ranges(tables::PY_DECIMAL, c)
+    in_ranges(tables::PY_DECIMAL, c as u32)
 }
 
 fn is_line_break(c: char) -> bool {
     if c.is_ascii() {
         return matches!(c, '\n' | '\r' | '\x0b' | '\x0c' | '\x1c'..='\x1e');
     }
-    in_ranges(tables::PY_LINE_BREAK, c)
+    in_ranges(tables::PY_LINE_BREAK, c as u32)
 }
 
 /// Python's `str.strip()`.

@@ -2,11 +2,12 @@
 //! counts sentences for C4's "at least 5 sentences" rule: a sentence starts at the first token
 //! that follows a sentence-ending token and is neither one nor punctuation.
 
-use super::{in_ranges, spacy, tables};
+use super::{spacy, tables};
+use outward_base::ranges::in_ranges;
 
 fn is_sentence_end(token: &str) -> bool {
     let mut chars = token.chars();
-    matches!((chars.next(), chars.next()), (Some(c), None) if in_ranges(tables::SENTENCE_END, c))
+    matches!((chars.next(), chars.next()), (Some(c), None) if in_ranges(tables::SENTENCE_END, c as u32))
 }
 
 /// spaCy's `is_punct`: every character of general category P*.
@@ -16,7 +17,7 @@ fn is_punct(token: &str) -> bool {
             c.is_ascii_punctuation()
                 && !matches!(c, '$' | '+' | '<' | '=' | '>' | '^' | '`' | '|' | '~')
         } else {
-            in_ranges(tables::PUNCT_CATEGORY, c)
+            in_ranges(tables::PUNCT_CATEGORY, c as u32)
         }
     })
 }

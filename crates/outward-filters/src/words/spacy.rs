@@ -26,7 +26,9 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use super::{FxHashMap, in_ranges, python, tables};
+use super::{python, tables};
+use outward_base::fxhash::FxHashMap;
+use outward_base::ranges::in_ranges;
 
 /// One alternative of spaCy's prefix or suffix patterns (`tables::PREFIXES`, `SUFFIXES`).
 #[derive(Debug)]
@@ -331,7 +333,7 @@ fn find_prefix(s: &str) -> usize {
             return n;
         }
     }
-    if !c.is_ascii() && in_ranges(tables::SYMBOL, c) {
+    if !c.is_ascii() && in_ranges(tables::SYMBOL, c as u32) {
         return c.len_utf8();
     }
     0
@@ -386,16 +388,16 @@ fn find_suffix(s: &str) -> usize {
     if trailing_dots(s) >= 2 {
         best = best.max(trailing_dots(s));
     }
-    if in_ranges(tables::SYMBOL, last) {
+    if in_ranges(tables::SYMBOL, last as u32) {
         best = best.max(last.len_utf8());
     }
     if last == '.' && best == 0 {
         let mut back = s[..s.len() - 1].chars().rev();
         let (b1, b2) = (back.next(), back.next());
         let degree = b1.is_some_and(|u| "FfCcKk".contains(u)) && b2 == Some('°');
-        let class = b1.is_some_and(|c| in_ranges(tables::SUFFIX_DOT_AFTER, c));
-        let two_upper = b1.is_some_and(|c| in_ranges(tables::ALPHA_UPPER, c))
-            && b2.is_some_and(|c| in_ranges(tables::ALPHA_UPPER, c));
+        let class = b1.is_some_and(|c| in_ranges(tables::SUFFIX_DOT_AFTER, c as u32));
+        let two_upper = b1.is_some_and(|c| in_ranges(tables::ALPHA_UPPER, c as u32))
+            && b2.is_some_and(|c| in_ranges(tables::ALPHA_UPPER, c as u32));
         if degree || class || two_upper {
             best = 1;
         }
@@ -404,7 +406,7 @@ fn find_suffix(s: &str) -> usize {
 }
 
 fn is_alpha_class(c: char) -> bool {
-    c.is_ascii_alphabetic() || (!c.is_ascii() && in_ranges(tables::ALPHA, c))
+    c.is_ascii_alphabetic() || (!c.is_ascii() && in_ranges(tables::ALPHA, c as u32))
 }
 
 /// The infix matches of spaCy's English infix pattern in `s`, as byte spans, left to right.
@@ -427,7 +429,7 @@ fn find_infixes(s: &str, found: &mut Vec<(usize, usize)>) {
             Some(leading_dots(rest))
         } else if c == '…' {
             Some(c.len_utf8())
-        } else if !c.is_ascii() && in_ranges(tables::SYMBOL, c) {
+        } else if !c.is_ascii() && in_ranges(tables::SYMBOL, c as u32) {
             Some(c.len_utf8())
         } else if matches!(c, '+' | '-' | '*' | '^')
             && before.is_some_and(|b| b.is_ascii_digit())
@@ -435,10 +437,12 @@ fn find_infixes(s: &str, found: &mut Vec<(usize, usize)>) {
         {
             Some(1)
         } else if c == '.'
-            && before
-                .is_some_and(|b| in_ranges(tables::ALPHA_LOWER, b) || in_ranges(tables::QUOTES, b))
-            && after(1)
-                .is_some_and(|a| in_ranges(tables::ALPHA_UPPER, a) || in_ranges(tables::QUOTES, a))
+            && before.is_some_and(|b| {
+                in_ranges(tables::ALPHA_LOWER, b as u32) || in_ranges(tables::QUOTES, b as u32)
+            })
+            && after(1).is_some_and(|a| {
+                in_ranges(tables::ALPHA_UPPER, a as u32) || in_ranges(tables::QUOTES, a as u32)
+            })
         {
             Some(1)
         } else if c == ','
