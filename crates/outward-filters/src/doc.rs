@@ -12,6 +12,8 @@ pub struct Doc<'a> {
     pub tokens: Vec<&'a str>,
     /// DataTrove's `split_into_words(text)`: the tokens that are not white space.
     pub words: Vec<&'a str>,
+    /// Python's `text.splitlines()`, split when a filter first asks.
+    lines: std::cell::OnceCell<Vec<&'a str>>,
 }
 
 impl<'a> Doc<'a> {
@@ -28,7 +30,13 @@ impl<'a> Doc<'a> {
             chars: python::len(text),
             tokens,
             words,
+            lines: std::cell::OnceCell::new(),
         }
+    }
+
+    /// Python's `text.splitlines()` (Gopher quality and C4 both read them).
+    pub fn lines(&self) -> &[&'a str] {
+        self.lines.get_or_init(|| python::splitlines(self.text))
     }
 
     /// Byte offset of `part` (a slice of the text) in the text.
@@ -51,6 +59,11 @@ impl<'a> Doc<'a> {
 /// Python raises, DataTrove's filters have already returned).
 pub(crate) fn ratio(a: usize, b: usize) -> f64 {
     if b == 0 { 0.0 } else { a as f64 / b as f64 }
+}
+
+/// A threshold as DataTrove tests it, for truth: `None` and 0 turn its rule off.
+pub(crate) fn enabled(threshold: Option<f64>) -> Option<f64> {
+    threshold.filter(|&v| v != 0.0)
 }
 
 /// DataTrove's `find_duplicates`: how many elements repeat an earlier one, and their

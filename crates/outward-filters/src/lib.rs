@@ -197,7 +197,7 @@ impl Serialize for Signals {
         c4.insert("lines_kept".into(), json!(c.lines_kept));
         c4.insert("sentences".into(), json!(c.sentences));
         if let Some(rule) = c.page_rule {
-            c4.insert("page_rule".into(), json!(rule));
+            c4.insert("page_rule".into(), json!(rule.as_str()));
         }
         let mut would_drop = Map::new();
         for filter in Filter::ALL {

@@ -48,7 +48,7 @@ impl Default for Thresholds {
 }
 
 /// What the rules decide on.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Signals {
     /// Lines of the text.
     pub lines: usize,
@@ -56,11 +56,9 @@ pub struct Signals {
     pub lines_kept: usize,
     /// Sentences in the kept lines.
     pub sentences: usize,
-    /// The rule of a kept line that drops the whole page: "lorem_ipsum" or "curly_bracket".
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub page_rule: Option<&'static str>,
-    /// The page as C4 keeps it: its kept lines (not serialised).
-    #[serde(skip)]
+    /// The rule of a kept line that drops the whole page: `lorem_ipsum` or `curly_bracket`.
+    pub page_rule: Option<FilterRule>,
+    /// The page as C4 keeps it: its kept lines (not in the output).
     pub kept_text: String,
 }
 
@@ -111,7 +109,7 @@ fn remove_citations(line: &str) -> std::borrow::Cow<'_, str> {
 }
 
 pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
-    let lines = python::splitlines(doc.text);
+    let lines = doc.lines();
     let mut signals = Signals {
         lines: lines.len(),
         lines_kept: 0,
@@ -156,14 +154,14 @@ pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
             lower.make_ascii_lowercase();
         }
         if t.filter_lorem_ipsum && lower.contains("lorem ipsum") {
-            signals.page_rule = Some(FilterRule::LoremIpsum.as_str());
+            signals.page_rule = Some(FilterRule::LoremIpsum);
             break;
         }
         if t.filter_javascript && lower.contains("javascript") {
             continue;
         }
         if t.filter_curly_bracket && line.contains('{') {
-            signals.page_rule = Some(FilterRule::CurlyBracket.as_str());
+            signals.page_rule = Some(FilterRule::CurlyBracket);
             break;
         }
         if t.filter_policy && POLICY.iter().any(|p| lower.contains(p)) {
@@ -186,10 +184,9 @@ pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
 
 /// The rule that drops the document, if any.
 pub fn decide(s: &Signals, t: &Thresholds) -> Option<FilterRule> {
-    match s.page_rule {
-        Some(name) => FilterRule::from_name(name),
-        None => ((s.sentences as i64) < t.min_num_sentences).then_some(FilterRule::TooFewSentences),
-    }
+    s.page_rule.or_else(|| {
+        ((s.sentences as i64) < t.min_num_sentences).then_some(FilterRule::TooFewSentences)
+    })
 }
 
 #[cfg(test)]

@@ -33,8 +33,8 @@ impl Default for Thresholds {
     }
 }
 
-/// What the rules decide on.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// What the rules decide on (written by `Signals`' serialisation in lib.rs).
+#[derive(Debug, Clone, PartialEq)]
 pub struct Signals {
     /// Non-blank lines (split at `\n`) ending in terminal punctuation, of all non-blank lines.
     pub line_punct_ratio: f64,

@@ -5,7 +5,7 @@
 use outward_base::counts::FilterRule;
 use serde::{Deserialize, Serialize};
 
-use crate::doc::{Doc, ratio};
+use crate::doc::{Doc, enabled, ratio};
 use crate::words::{is_datatrove_punctuation, python};
 
 /// DataTrove's arguments and defaults; `null` turns a rule off, as `None` does there.
@@ -43,8 +43,8 @@ impl Default for Thresholds {
     }
 }
 
-/// What the rules decide on.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// What the rules decide on (written by `Signals`' serialisation in lib.rs).
+#[derive(Debug, Clone, PartialEq)]
 pub struct Signals {
     /// Words (spaCy's), punctuation-only ones included.
     pub words: usize,
@@ -83,7 +83,7 @@ pub fn measure(doc: &Doc, thresholds: &Thresholds) -> Signals {
             stop_seen[i] = true;
         }
     }
-    let lines = python::splitlines(text);
+    let lines = doc.lines();
     let bullets = lines
         .iter()
         .filter(|l| {
@@ -117,7 +117,6 @@ pub fn measure(doc: &Doc, thresholds: &Thresholds) -> Signals {
 /// The first rule that drops the document, in DataTrove's order.
 pub fn decide(s: &Signals, t: &Thresholds) -> Option<FilterRule> {
     // DataTrove tests each threshold for truth: 0 turns a rule off as `None` does.
-    let on = |x: Option<f64>| x.filter(|&v| v != 0.0);
     let on_count = |x: Option<u64>| x.filter(|&v| v != 0);
     if on_count(t.min_doc_words).is_some_and(|m| (s.non_symbol_words as u64) < m) {
         return Some(FilterRule::GopherShortDoc);
@@ -131,25 +130,25 @@ pub fn decide(s: &Signals, t: &Thresholds) -> Option<FilterRule> {
     } else {
         s.mean_word_length
     };
-    if on(t.min_avg_word_length).is_some_and(|m| mean < m) {
+    if enabled(t.min_avg_word_length).is_some_and(|m| mean < m) {
         return Some(FilterRule::GopherBelowAvgThreshold);
     }
-    if on(t.max_avg_word_length).is_some_and(|m| mean > m) {
+    if enabled(t.max_avg_word_length).is_some_and(|m| mean > m) {
         return Some(FilterRule::GopherAboveAvgThreshold);
     }
-    if on(t.max_symbol_word_ratio).is_some_and(|m| s.hash_word_ratio > m) {
+    if enabled(t.max_symbol_word_ratio).is_some_and(|m| s.hash_word_ratio > m) {
         return Some(FilterRule::GopherTooManyHashes);
     }
-    if on(t.max_symbol_word_ratio).is_some_and(|m| s.ellipsis_word_ratio > m) {
+    if enabled(t.max_symbol_word_ratio).is_some_and(|m| s.ellipsis_word_ratio > m) {
         return Some(FilterRule::GopherTooManyEllipsis);
     }
-    if on(t.max_bullet_lines_ratio).is_some_and(|m| s.bullet_lines_ratio > m) {
+    if enabled(t.max_bullet_lines_ratio).is_some_and(|m| s.bullet_lines_ratio > m) {
         return Some(FilterRule::GopherTooManyBullets);
     }
-    if on(t.max_ellipsis_lines_ratio).is_some_and(|m| s.end_ellipsis_lines_ratio > m) {
+    if enabled(t.max_ellipsis_lines_ratio).is_some_and(|m| s.end_ellipsis_lines_ratio > m) {
         return Some(FilterRule::GopherTooManyEndEllipsis);
     }
-    if on(t.max_non_alpha_words_ratio).is_some_and(|m| s.alpha_words_ratio < m) {
+    if enabled(t.max_non_alpha_words_ratio).is_some_and(|m| s.alpha_words_ratio < m) {
         return Some(FilterRule::GopherBelowAlphaThreshold);
     }
     if on_count(t.min_stop_words).is_some_and(|m| (s.stop_words as u64) < m) {

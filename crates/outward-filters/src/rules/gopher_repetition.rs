@@ -12,7 +12,7 @@
 use outward_base::counts::FilterRule;
 use serde::{Deserialize, Serialize};
 
-use crate::doc::{Doc, find_duplicates, ratio};
+use crate::doc::{Doc, enabled, find_duplicates, ratio};
 use crate::words::python;
 use outward_base::fxhash::FxHashMap;
 
@@ -62,8 +62,8 @@ impl Thresholds {
     }
 }
 
-/// What the rules decide on (shares of the text's characters unless said).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// What the rules decide on (written by `Signals`' serialisation in lib.rs) (shares of the text's characters unless said).
+#[derive(Debug, Clone, PartialEq)]
 pub struct Signals {
     /// Paragraphs (split at blank lines) that repeat an earlier one, of all paragraphs.
     pub dup_para_frac: f64,
@@ -264,17 +264,16 @@ impl<'a> NGrams<'a> {
 /// The first rule that drops the document, in DataTrove's order (an empty text is dropped
 /// before; the pipeline never writes one).
 pub fn decide(s: &Signals, t: &Thresholds) -> Option<FilterRule> {
-    let on = |x: Option<f64>| x.filter(|&v| v != 0.0);
-    if on(t.dup_para_frac).is_some_and(|m| s.dup_para_frac > m) {
+    if enabled(t.dup_para_frac).is_some_and(|m| s.dup_para_frac > m) {
         return Some(FilterRule::DupParaFrac);
     }
-    if on(t.dup_para_char_frac).is_some_and(|m| s.dup_para_char_frac > m) {
+    if enabled(t.dup_para_char_frac).is_some_and(|m| s.dup_para_char_frac > m) {
         return Some(FilterRule::DupParaCharFrac);
     }
-    if on(t.dup_line_frac).is_some_and(|m| s.dup_line_frac > m) {
+    if enabled(t.dup_line_frac).is_some_and(|m| s.dup_line_frac > m) {
         return Some(FilterRule::DupLineFrac);
     }
-    if on(t.dup_line_char_frac).is_some_and(|m| s.dup_line_char_frac > m) {
+    if enabled(t.dup_line_char_frac).is_some_and(|m| s.dup_line_char_frac > m) {
         return Some(FilterRule::DupLineCharFrac);
     }
     const TOP: [FilterRule; 3] = [
@@ -342,38 +341,39 @@ impl<K: Key, V: Copy + Default> Table<K, V> {
         self.shift = 64 - self.slots.len().trailing_zeros();
     }
 
-    /// The value of `key`, inserted as `init` when absent.
-    fn entry(&mut self, key: K, init: V) -> &mut V {
+    /// The slot of `key`, and whether it holds it already (else it is the free slot where
+    /// it goes).
+    fn probe(&self, key: K) -> (usize, bool) {
         let mask = self.slots.len() - 1;
         let mut i = (key.spread() >> self.shift) as usize;
         loop {
-            let slot = &mut self.slots[i];
+            let slot = &self.slots[i];
             if slot.2 != self.generation {
-                *slot = (key, init, self.generation);
-                return &mut self.slots[i].1;
+                return (i, false);
             }
             if slot.0 == key {
-                return &mut self.slots[i].1;
+                return (i, true);
             }
             i = (i + 1) & mask;
         }
     }
 
+    /// The value of `key`, inserted as `init` when absent.
+    fn entry(&mut self, key: K, init: V) -> &mut V {
+        let (i, found) = self.probe(key);
+        if !found {
+            self.slots[i] = (key, init, self.generation);
+        }
+        &mut self.slots[i].1
+    }
+
     /// Adds `key`; whether it was absent.
     fn insert(&mut self, key: K) -> bool {
-        let mask = self.slots.len() - 1;
-        let mut i = (key.spread() >> self.shift) as usize;
-        loop {
-            let slot = &mut self.slots[i];
-            if slot.2 != self.generation {
-                *slot = (key, V::default(), self.generation);
-                return true;
-            }
-            if slot.0 == key {
-                return false;
-            }
-            i = (i + 1) & mask;
+        let (i, found) = self.probe(key);
+        if !found {
+            self.slots[i] = (key, V::default(), self.generation);
         }
+        !found
     }
 }
 
