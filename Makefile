@@ -48,14 +48,19 @@ $(PYENV)/ready: tests/requirements.txt
 ## "./python[datatrove]"`: maturin comes from PyPI, the build shares target/ with cargo), so
 ## the recipe's list of packages is tested too. Spark and Ray are installed when pip can (the
 ## leading `-`); their tests skip without them.
+## Dolma's toolkit has a venv of its own (its pins clash with DataTrove's), wheels only.
 PYPKG_ENV := target/pyvenv
+DOLMA_ENV := target/dolmavenv
+PIP_QUIET := --quiet --disable-pip-version-check
 python-test: build
-	rm -rf $(PYPKG_ENV)
+	rm -rf $(PYPKG_ENV) $(DOLMA_ENV)
 	python3 -m venv $(PYPKG_ENV)
-	$(PYPKG_ENV)/bin/python -m pip install --quiet --disable-pip-version-check "./python[datatrove,test]"
-	$(PYPKG_ENV)/bin/python -m pip install --quiet --disable-pip-version-check -r python/tests/requirements-filters.txt
-	-$(PYPKG_ENV)/bin/python -m pip install --quiet --disable-pip-version-check -r python/tests/requirements-engines.txt
-	$(PYPKG_ENV)/bin/python -m pytest -q python/tests
+	$(PYPKG_ENV)/bin/python -m pip install $(PIP_QUIET) "./python[datatrove,test]"
+	$(PYPKG_ENV)/bin/python -m pip install $(PIP_QUIET) -r python/tests/requirements-filters.txt -r python/tests/requirements-parquet.txt
+	-$(PYPKG_ENV)/bin/python -m pip install $(PIP_QUIET) -r python/tests/requirements-engines.txt
+	python3 -m venv $(DOLMA_ENV)
+	$(DOLMA_ENV)/bin/python -m pip install $(PIP_QUIET) --only-binary :all: -r python/tests/requirements-dolma.txt
+	OUTWARD_DOLMA=$(abspath $(DOLMA_ENV))/bin/dolma $(PYPKG_ENV)/bin/python -m pytest -q python/tests
 
 ## Regenerate crates/outward-filters/src/words/tables.rs from spaCy and DataTrove (in the
 ## venv `make python-test` builds; the output is committed, so builds never need them).

@@ -154,6 +154,34 @@ fn wet_output_is_drawn_too() {
     assert!(page.contains("WET output does not hold them"));
 }
 
+/// The page of a Parquet run is the page of the Dolma run of the same input and settings:
+/// the report reads the same documents from either.
+#[test]
+fn parquet_output_is_drawn_as_the_dolma_shard_is() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dolma, parquet) = (tmp.path().join("dolma"), tmp.path().join("parquet"));
+    run_into(&dolma, &["--signals"], &[&sample()], 0);
+    run_into(
+        &parquet,
+        &["--signals", "--output-format", "parquet"],
+        &[&sample()],
+        0,
+    );
+    let (page, printed) = report(&parquet, 0);
+    assert!(printed.stderr.is_empty(), "{}", describe(&printed));
+    let (dolma_page, _) = report(&dolma, 0);
+    for name in ["languages", "records"] {
+        assert_eq!(chart(&page, name), chart(&dolma_page, name), "{name}");
+    }
+    assert_eq!(
+        chart(&page, "languages").values().sum::<u64>(),
+        manifest(&parquet)["sample.parquet"]["counts"]["written"]
+            .as_u64()
+            .unwrap()
+    );
+    assert!(page.contains("Quality filters (signals)"));
+}
+
 #[test]
 fn run_report_draws_the_directory_when_the_run_ends() {
     let tmp = tempfile::tempdir().unwrap();

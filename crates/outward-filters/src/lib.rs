@@ -168,66 +168,161 @@ fn rounded(x: f64) -> f64 {
     (x * 1e4).round() / 1e4
 }
 
-impl Serialize for Signals {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde_json::{Map, Value, json};
+/// What one of [`Signals::FIELDS`] holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SignalKind {
+    /// A whole number (words, lines, sentences).
+    Count,
+    /// A ratio or mean, to 4 decimals.
+    Ratio,
+    /// A rule's name (DataTrove's), or nothing when no rule applies.
+    Rule,
+}
+
+/// One value of [`Signals`] as written out: `metadata.signals.<group>.<name>`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SignalField {
+    pub group: &'static str,
+    pub name: &'static str,
+    pub kind: SignalKind,
+}
+
+/// A value of one of [`Signals::FIELDS`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum SignalValue {
+    Count(u64),
+    /// Rounded to 4 decimals.
+    Ratio(f64),
+    Rule(Option<FilterRule>),
+}
+
+const fn field(group: &'static str, name: &'static str, kind: SignalKind) -> SignalField {
+    SignalField { group, name, kind }
+}
+
+/// How many values [`Signals::values`] gives.
+pub const SIGNAL_FIELDS: usize = 34;
+
+impl Signals {
+    /// Every value written out, by group (the filter, then `would_drop`: the rule of each filter
+    /// that drops the text, by the filter's `--filter` name), in the order of
+    /// [`Signals::values`]. The JSON of `metadata.signals` and the Parquet struct `signals` are
+    /// both made from this list.
+    pub const FIELDS: [SignalField; SIGNAL_FIELDS] = {
+        use SignalKind::{Count, Ratio, Rule};
+        const GQ: &str = "gopher_quality";
+        const GR: &str = "gopher_repetition";
+        const C4: &str = "c4_quality";
+        const FW: &str = "fineweb_quality";
+        const WD: &str = "would_drop";
+        [
+            field(GQ, "words", Count),
+            field(GQ, "non_symbol_words", Count),
+            field(GQ, "mean_word_length", Ratio),
+            field(GQ, "hash_word_ratio", Ratio),
+            field(GQ, "ellipsis_word_ratio", Ratio),
+            field(GQ, "bullet_lines_ratio", Ratio),
+            field(GQ, "end_ellipsis_lines_ratio", Ratio),
+            field(GQ, "alpha_words_ratio", Ratio),
+            field(GQ, "stop_words", Count),
+            field(GR, "dup_para_frac", Ratio),
+            field(GR, "dup_para_char_frac", Ratio),
+            field(GR, "dup_line_frac", Ratio),
+            field(GR, "dup_line_char_frac", Ratio),
+            field(GR, "top_2_gram", Ratio),
+            field(GR, "top_3_gram", Ratio),
+            field(GR, "top_4_gram", Ratio),
+            field(GR, "duplicated_5_n_grams", Ratio),
+            field(GR, "duplicated_6_n_grams", Ratio),
+            field(GR, "duplicated_7_n_grams", Ratio),
+            field(GR, "duplicated_8_n_grams", Ratio),
+            field(GR, "duplicated_9_n_grams", Ratio),
+            field(GR, "duplicated_10_n_grams", Ratio),
+            field(C4, "lines", Count),
+            field(C4, "lines_kept", Count),
+            field(C4, "sentences", Count),
+            field(C4, "page_rule", Rule),
+            field(FW, "line_punct_ratio", Ratio),
+            field(FW, "short_line_ratio", Ratio),
+            field(FW, "char_dup_ratio", Ratio),
+            field(FW, "list_ratio", Ratio),
+            field(WD, "gopher-quality", Rule),
+            field(WD, "gopher-repetition", Rule),
+            field(WD, "c4-quality", Rule),
+            field(WD, "fineweb-quality", Rule),
+        ]
+    };
+
+    /// The values of [`Signals::FIELDS`], in its order.
+    pub fn values(&self) -> [SignalValue; SIGNAL_FIELDS] {
+        use SignalValue::{Count, Ratio, Rule};
         let q = &self.gopher_quality;
         let r = &self.gopher_repetition;
         let c = &self.c4_quality;
         let f = &self.fineweb_quality;
-        let mut repetition = Map::new();
-        repetition.insert("dup_para_frac".into(), json!(rounded(r.dup_para_frac)));
-        repetition.insert(
-            "dup_para_char_frac".into(),
-            json!(rounded(r.dup_para_char_frac)),
-        );
-        repetition.insert("dup_line_frac".into(), json!(rounded(r.dup_line_frac)));
-        repetition.insert(
-            "dup_line_char_frac".into(),
-            json!(rounded(r.dup_line_char_frac)),
-        );
-        for (i, v) in r.top_n_gram_char_frac.iter().enumerate() {
-            repetition.insert(format!("top_{}_gram", i + 2), json!(rounded(*v)));
-        }
-        for (i, v) in r.duplicated_n_gram_char_frac.iter().enumerate() {
-            repetition.insert(format!("duplicated_{}_n_grams", i + 5), json!(rounded(*v)));
-        }
-        let mut c4 = Map::new();
-        c4.insert("lines".into(), json!(c.lines));
-        c4.insert("lines_kept".into(), json!(c.lines_kept));
-        c4.insert("sentences".into(), json!(c.sentences));
-        if let Some(rule) = c.page_rule {
-            c4.insert("page_rule".into(), json!(rule.as_str()));
-        }
-        let mut would_drop = Map::new();
-        for filter in Filter::ALL {
-            if let Some(rule) = self.drop_rule(filter) {
-                would_drop.insert(filter.name().into(), json!(rule.as_str()));
+        let ratio = |x: f64| Ratio(rounded(x));
+        let [top2, top3, top4] = r.top_n_gram_char_frac;
+        let [dup5, dup6, dup7, dup8, dup9, dup10] = r.duplicated_n_gram_char_frac;
+        [
+            Count(q.words as u64),
+            Count(q.non_symbol_words as u64),
+            ratio(q.mean_word_length),
+            ratio(q.hash_word_ratio),
+            ratio(q.ellipsis_word_ratio),
+            ratio(q.bullet_lines_ratio),
+            ratio(q.end_ellipsis_lines_ratio),
+            ratio(q.alpha_words_ratio),
+            Count(q.stop_words as u64),
+            ratio(r.dup_para_frac),
+            ratio(r.dup_para_char_frac),
+            ratio(r.dup_line_frac),
+            ratio(r.dup_line_char_frac),
+            ratio(top2),
+            ratio(top3),
+            ratio(top4),
+            ratio(dup5),
+            ratio(dup6),
+            ratio(dup7),
+            ratio(dup8),
+            ratio(dup9),
+            ratio(dup10),
+            Count(c.lines as u64),
+            Count(c.lines_kept as u64),
+            Count(c.sentences as u64),
+            Rule(c.page_rule),
+            ratio(f.line_punct_ratio),
+            ratio(f.short_line_ratio),
+            ratio(f.char_dup_ratio),
+            ratio(f.list_ratio),
+            Rule(self.would_drop[0]),
+            Rule(self.would_drop[1]),
+            Rule(self.would_drop[2]),
+            Rule(self.would_drop[3]),
+        ]
+    }
+}
+
+/// `metadata.signals`: an object per group of [`Signals::FIELDS`]; a rule that does not apply
+/// is left out.
+impl Serialize for Signals {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde_json::{Map, Value};
+        let mut groups: Map<String, Value> = Map::new();
+        for (field, value) in Self::FIELDS.iter().zip(self.values()) {
+            let group = groups
+                .entry(field.group)
+                .or_insert_with(|| Value::Object(Map::new()));
+            let value = match value {
+                SignalValue::Count(n) => Value::from(n),
+                SignalValue::Ratio(x) => Value::from(x),
+                SignalValue::Rule(Some(rule)) => Value::from(rule.as_str()),
+                SignalValue::Rule(None) => continue,
+            };
+            if let Value::Object(map) = group {
+                map.insert(field.name.into(), value);
             }
         }
-        let value = json!({
-            "gopher_quality": {
-                "words": q.words,
-                "non_symbol_words": q.non_symbol_words,
-                "mean_word_length": rounded(q.mean_word_length),
-                "hash_word_ratio": rounded(q.hash_word_ratio),
-                "ellipsis_word_ratio": rounded(q.ellipsis_word_ratio),
-                "bullet_lines_ratio": rounded(q.bullet_lines_ratio),
-                "end_ellipsis_lines_ratio": rounded(q.end_ellipsis_lines_ratio),
-                "alpha_words_ratio": rounded(q.alpha_words_ratio),
-                "stop_words": q.stop_words,
-            },
-            "gopher_repetition": Value::Object(repetition),
-            "c4_quality": Value::Object(c4),
-            "fineweb_quality": {
-                "line_punct_ratio": rounded(f.line_punct_ratio),
-                "short_line_ratio": rounded(f.short_line_ratio),
-                "char_dup_ratio": rounded(f.char_dup_ratio),
-                "list_ratio": rounded(f.list_ratio),
-            },
-            "would_drop": Value::Object(would_drop),
-        });
-        value.serialize(serializer)
+        groups.serialize(serializer)
     }
 }
 
@@ -299,4 +394,41 @@ pub fn apply(filters: &[Filter], text: &str, config: &Config) -> Verdict {
         }
     }
     Verdict::Keep(rewritten)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn would_drop_is_keyed_by_the_names_filter_takes() {
+        let names: Vec<&str> = Signals::FIELDS
+            .iter()
+            .filter(|f| f.group == "would_drop")
+            .map(|f| f.name)
+            .collect();
+        let expected: Vec<&str> = Filter::ALL.iter().map(|f| f.name()).collect();
+        assert_eq!(names, expected);
+    }
+
+    #[test]
+    fn signals_json_has_every_field_but_rules_that_do_not_apply() {
+        let text = "Lorem ipsum dolor sit amet.\nA second line of the page, with words.\n";
+        let signals = Signals::measure(text, &Config::default());
+        let json = serde_json::to_value(&signals).unwrap();
+        for (field, value) in Signals::FIELDS.iter().zip(signals.values()) {
+            let written = &json[field.group][field.name];
+            match value {
+                SignalValue::Count(n) => assert_eq!(written.as_u64(), Some(n), "{field:?}"),
+                SignalValue::Ratio(x) => assert_eq!(written.as_f64(), Some(x), "{field:?}"),
+                SignalValue::Rule(Some(rule)) => {
+                    assert_eq!(written.as_str(), Some(rule.as_str()), "{field:?}")
+                }
+                SignalValue::Rule(None) => assert!(written.is_null(), "{field:?}"),
+            }
+        }
+        // C4 drops a page that says lorem ipsum: both its page rule and would_drop say so.
+        assert_eq!(json["c4_quality"]["page_rule"], "lorem_ipsum");
+        assert_eq!(json["would_drop"]["c4-quality"], "lorem_ipsum");
+    }
 }

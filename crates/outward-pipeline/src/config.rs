@@ -367,7 +367,11 @@ impl RunConfig {
 
     /// The configured output format.
     pub fn output_format(&self) -> Result<Box<dyn OutputFormat>, UnknownFormat> {
-        output_format::build(&self.output_format, &self.output_options)
+        let options = OutputOptions {
+            signals: self.filters.signals,
+            ..self.output_options.clone()
+        };
+        output_format::build(&self.output_format, &options)
     }
 
     /// Every setting that changes output bytes, by the name a user knows it by (`--lang`,

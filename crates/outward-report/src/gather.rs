@@ -1,6 +1,6 @@
 //! What a report draws, gathered from an output directory: its manifest (every input's
-//! status and counts) and the documents of its shards (Dolma `.jsonl.zst` or WET
-//! `.warc.wet.gz`), read once, in manifest order.
+//! status and counts) and the documents of its shards (Dolma `.jsonl.zst`, WET
+//! `.warc.wet.gz` or `.parquet`), read once, in manifest order.
 //!
 //! Invariants: read-only (the manifest's lock is not taken, nothing is written); a missing
 //! or damaged shard is recorded as a [`Problem`] with what could be read of it, never a
@@ -200,6 +200,8 @@ fn read_shard(path: &Path, each: &mut dyn FnMut(Value)) -> std::io::Result<()> {
     let name = path.to_string_lossy();
     if name.ends_with(".warc.wet.gz") {
         read_wet(file, each)
+    } else if name.ends_with(".parquet") {
+        outward_output::format::parquet::read_documents(path, each)
     } else {
         read_jsonl(zstd::stream::read::Decoder::new(file)?, each)
     }

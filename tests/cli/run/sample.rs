@@ -4,6 +4,7 @@
 use crate::common::{
     describe, docs, manifest, run_into, sample, shard_bytes, stdout, testdata, text,
 };
+use outward_output::format::parquet;
 use outward_testkit as testkit;
 use serde_json::Value;
 use std::process::{Command, Output};
@@ -460,5 +461,54 @@ fn wet_output_holds_the_same_documents_and_reads_with_warcio() {
         // warcio hands back the block; the record ends with CRLF CRLF after it.
         assert_eq!(record["text"], doc["text"]);
         assert_ne!(record["id"], doc["id"]);
+    }
+}
+
+/// The documents of a Parquet file, as their Dolma lines.
+fn parquet_rows(path: &std::path::Path) -> Vec<Value> {
+    let mut rows = Vec::new();
+    parquet::read_documents(path, &mut |row| rows.push(row)).unwrap();
+    rows
+}
+
+#[test]
+fn parquet_output_holds_the_dolma_documents_field_for_field() {
+    let tmp = tempfile::tempdir().unwrap();
+    for signals in [false, true] {
+        let flags: &[&str] = if signals { &["--signals"] } else { &[] };
+        let (dolma, parquet) = (tmp.path().join("dolma"), tmp.path().join("parquet"));
+        run_into(&dolma, &[&["--force"], flags].concat(), &[&sample()], 0);
+        let parquet_flags = [&["--force", "--output-format", "parquet"], flags].concat();
+        run_into(&parquet, &parquet_flags, &[&sample()], 0);
+        let docs = docs(&dolma.join("sample.jsonl.zst"));
+        let file = parquet.join("sample.parquet");
+        let entry = &manifest(&parquet)["sample.parquet"];
+        assert_eq!(entry["status"], "complete");
+        assert_eq!(entry["counts"]["written"], docs.len());
+        assert_eq!(
+            entry["output_bytes"],
+            std::fs::metadata(&file).unwrap().len()
+        );
+        // Every field of every document, typed as in the JSON line (numbers stay numbers;
+        // ratios keep their 4 decimals), in the same order.
+        let rows = parquet_rows(&file);
+        assert_eq!(rows.len(), docs.len());
+        for (row, doc) in rows.iter().zip(&docs) {
+            assert_eq!(row, &parquet::without_nulls(doc.clone()));
+            assert_eq!(row["metadata"].get("signals").is_some(), signals, "{row}");
+        }
+        // The same bytes whatever the thread count; a rerun leaves the file alone.
+        let one = tmp.path().join("one-thread");
+        run_into(
+            &one,
+            &[&parquet_flags[..], &["--threads", "1"]].concat(),
+            &[&sample()],
+            0,
+        );
+        let bytes = std::fs::read(&file).unwrap();
+        assert_eq!(std::fs::read(one.join("sample.parquet")).unwrap(), bytes);
+        let again = run_into(&parquet, &parquet_flags[1..], &[&sample()], 0);
+        assert!(stdout(&again).contains("1 unchanged"), "{}", stdout(&again));
+        assert_eq!(std::fs::read(&file).unwrap(), bytes);
     }
 }

@@ -140,6 +140,7 @@ mod tests {
         let format = Dolma::new(&OutputOptions {
             zstd_level: 3,
             frame_docs,
+            signals: false,
         });
         let mut w = format.create(dir.path(), "s").unwrap();
         for i in 0..docs {

@@ -1,13 +1,16 @@
 //! Output formats behind one trait: how an input's documents become one output file. Found
 //! by name in [`FORMATS`] (`--output-format NAME`): `dolma` (zstd JSONL shards, the default;
-//! Dolma and DataTrove read them as they are) and `wet` (Common Crawl's WET: a gzipped WARC of
-//! `conversion` records, read by warcio and DataTrove's `WarcReader`).
+//! Dolma and DataTrove read them as they are), `wet` (Common Crawl's WET: a gzipped WARC of
+//! `conversion` records, read by warcio and DataTrove's `WarcReader`) and `parquet` (the Dolma
+//! line's fields as columns; pyarrow, DuckDB, Hugging Face `datasets`, DataTrove's
+//! `ParquetReader`).
 //!
 //! Invariants: every format writes through [`crate::atomic::AtomicFile`] (a final name only
 //! for a complete file); the bytes depend only on the documents and the format's options
 //! (no wall-clock time, no randomness); an input with no documents still gets a valid file.
 
 pub mod dolma;
+pub mod parquet;
 pub mod wet;
 
 use crate::atomic::FileInfo;
@@ -22,6 +25,9 @@ pub struct OutputOptions {
     pub zstd_level: i32,
     /// Documents per zstd frame of `dolma` shards.
     pub frame_docs: u64,
+    /// Documents carry `metadata.signals` (`--signals`): `parquet`'s schema has their struct
+    /// (without, it has no such columns).
+    pub signals: bool,
 }
 
 impl Default for OutputOptions {
@@ -29,6 +35,7 @@ impl Default for OutputOptions {
         OutputOptions {
             zstd_level: 3,
             frame_docs: 1000,
+            signals: false,
         }
     }
 }
@@ -85,6 +92,11 @@ pub static FORMATS: &[FormatInfo] = &[
         name: "wet",
         summary: "<stem>.warc.wet.gz: Common Crawl WET, one gzipped conversion record per document",
         build: |_| Box::new(wet::Wet),
+    },
+    FormatInfo {
+        name: "parquet",
+        summary: "<stem>.parquet: the Dolma line's fields as typed columns, metadata a struct (pyarrow, DuckDB, HF datasets, DataTrove)",
+        build: |o| Box::new(parquet::Parquet::new(o)),
     },
 ];
 
