@@ -106,10 +106,10 @@ fuzz: fuzz-build
 	python3 fuzz/make_seeds.py
 	PATH=$(FUZZ_TOOLS)/bin:$$PATH FUZZ_TOOLCHAIN=$(FUZZ_TOOLCHAIN) FUZZ_SEED=$(FUZZ_SEED) fuzz/run.sh $(FUZZ_SECONDS)
 
-## About 20 s of every fuzz target (part of `make test`), from a fixed libFuzzer seed so that a
+## About 10 s of every fuzz target (part of `make test`), from a fixed libFuzzer seed so that a
 ## finding in CI replays on any machine (`make fuzz` explores with random seeds).
 fuzz-smoke:
-	$(MAKE) fuzz FUZZ_SECONDS=20 FUZZ_SEED=1
+	$(MAKE) fuzz FUZZ_SECONDS=10 FUZZ_SEED=1
 
 ## Hostile inputs at two sizes each (tests/cli/stress.rs; minutes, gigabytes of generated input):
 ## exit codes, nothing lost, peak RSS under 1 GiB, and the table of times. STRESS_ONLY=name picks cases.
