@@ -4,7 +4,7 @@ DEV := ../shared/data/dev
 
 PYENV := target/pyenv
 
-.PHONY: run test check lint bench profile eval build pyenv python-test filters-tables fuzz fuzz-smoke fuzz-build stress browser-test
+.PHONY: run test check lint bench profile eval build test-build pyenv python-test filters-tables fuzz fuzz-smoke fuzz-build stress browser-test
 
 build:
 	$(CARGO) build --release
@@ -16,7 +16,7 @@ run:
 ## Tests build the release profile without its thin LTO: the same code and outputs, half the
 ## cold build (test binaries: 4m35s against 9m14s on the 2-core VM). `build`, `run`, `bench`
 ## and `profile` run on their own keep it, so measured speeds are the shipped binary's.
-check test python-test stress browser-test: export CARGO_PROFILE_RELEASE_LTO = off
+check test test-build python-test stress browser-test: export CARGO_PROFILE_RELEASE_LTO = off
 
 ## What CI runs: `make check`, the Python package's tests (python-test), a short run of every
 ## fuzz target (fuzz-smoke), the stress table (about a minute), then the report page in a
@@ -49,10 +49,16 @@ $(PYENV)/ready: tests/requirements.txt
 ## the recipe's list of packages is tested too. Spark and Ray are installed when pip can (the
 ## leading `-`); their tests skip without them.
 ## Dolma's toolkit has a venv of its own (its pins clash with DataTrove's), wheels only.
+## The CLI the tests compare with is built as `make check`'s tests build it (test-build): the
+## same features (dev-dependencies such as criterion widen serde's and others'), so after
+## `make check` nothing is compiled again (`cargo build --release` recompiled 70 s of crates).
 PYPKG_ENV := target/pyvenv
 DOLMA_ENV := target/dolmavenv
 PIP_QUIET := --quiet --disable-pip-version-check
-python-test: build
+test-build:
+	$(CARGO) test --release --workspace --no-run
+
+python-test: test-build
 	rm -rf $(PYPKG_ENV) $(DOLMA_ENV)
 	python3 -m venv $(PYPKG_ENV)
 	$(PYPKG_ENV)/bin/python -m pip install $(PIP_QUIET) "./python[datatrove,test]"
@@ -119,9 +125,10 @@ stress:
 ## `outward report`'s page opened by a headless Chromium: no console error, no request leaving
 ## the file, a screenshot of the drawn page. Installs Debian's chromium first when it is
 ## missing (apt-get: root, or sudo without a password). `make check` runs the same test and
-## skips it where no chromium is found; here it must run.
+## skips it where no chromium is found; here it must run. `--workspace`, as `make check` builds the
+## tests: the same features, so nothing is compiled again.
 browser-test:
 	command -v chromium >/dev/null || { \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo -n ); \
 	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium; }
-	OUTWARD_REQUIRE_BROWSER=1 $(CARGO) test --release --test cli report_page::the_page_opens_in_a_browser
+	OUTWARD_REQUIRE_BROWSER=1 $(CARGO) test --release --workspace --test cli report_page::the_page_opens_in_a_browser

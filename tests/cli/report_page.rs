@@ -429,4 +429,38 @@ fn the_page_counts_what_the_signals_say_the_filters_would_drop() {
         "data-documents=\"{}\" data-passing=\"{passing}\"",
         docs.len()
     )));
+    // A histogram per number, each document in one bar: words in buckets doubling, a ratio
+    // in tenths, the mean word length by whole characters.
+    let mut words: BTreeMap<String, u64> = BTreeMap::new();
+    let mut punct: BTreeMap<String, u64> = BTreeMap::new();
+    let mut mean: BTreeMap<String, u64> = BTreeMap::new();
+    for d in &docs {
+        let s = &d["metadata"]["signals"];
+        let n = s["gopher_quality"]["words"].as_u64().unwrap().max(1);
+        let k = n.ilog2();
+        *words
+            .entry(format!("{} – {}", 1u64 << k, (1u64 << (k + 1)) - 1))
+            .or_default() += 1;
+        let r = s["fineweb_quality"]["line_punct_ratio"].as_f64().unwrap();
+        let t = ((r * 10.0) as u32).min(9);
+        let label = if t == 9 {
+            "0.9 – 1.0".to_string()
+        } else {
+            format!("0.{t} – 0.{}", t + 1)
+        };
+        *punct.entry(label).or_default() += 1;
+        let m = s["gopher_quality"]["mean_word_length"].as_f64().unwrap() as u64;
+        *mean.entry(format!("{m} – {}", m + 1)).or_default() += 1;
+    }
+    assert_eq!(chart(&page, "signal-gopher_quality.words"), words);
+    assert_eq!(
+        chart(&page, "signal-fineweb_quality.line_punct_ratio"),
+        punct
+    );
+    assert_eq!(chart(&page, "signal-gopher_quality.mean_word_length"), mean);
+    let histograms = page.matches("data-chart=\"signal-").count();
+    assert_eq!(
+        histograms, 29,
+        "every number of the signals: all but would_drop's 4 rules and C4's page rule"
+    );
 }

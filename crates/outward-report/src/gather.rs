@@ -7,6 +7,7 @@
 //! panic; the random sample of documents depends only on the documents (a seeded reservoir).
 
 use outward_base::counts::Counts;
+use outward_filters::{SignalKind, Signals};
 use outward_output::manifest::{MANIFEST, ManifestEntry, parse_manifest};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -49,6 +50,9 @@ pub struct Gathered {
     pub passing_all_filters: u64,
     /// Of those, documents each filter would drop, by (filter, rule).
     pub would_drop: BTreeMap<(String, String), u64>,
+    /// Per number of the signals (`outward_filters::Signals::FIELDS`, by index; rules have
+    /// none): documents per [`signal_bucket`].
+    pub signal_histograms: BTreeMap<usize, BTreeMap<u32, u64>>,
     /// A seeded sample of documents: URL, title, language, the start of the text.
     pub sample: Vec<SampleDoc>,
     /// What could not be read.
@@ -173,6 +177,20 @@ impl Gathered {
         slot.0 += 1;
         slot.1 += chars;
         if let Some(drops) = meta["signals"]["would_drop"].as_object() {
+            for (i, field) in Signals::FIELDS.iter().enumerate() {
+                let value = &meta["signals"][field.group][field.name];
+                let bucket = match field.kind {
+                    SignalKind::Count => {
+                        value.as_u64().map(|n| signal_bucket(field.kind, n as f64))
+                    }
+                    SignalKind::Ratio => value.as_f64().map(|x| signal_bucket(field.kind, x)),
+                    SignalKind::Rule => None,
+                };
+                if let Some(bucket) = bucket {
+                    let histogram = self.signal_histograms.entry(i).or_default();
+                    *histogram.entry(bucket).or_default() += 1;
+                }
+            }
             self.with_signals += 1;
             self.passing_all_filters += u64::from(drops.is_empty());
             for (filter, rule) in drops {
@@ -190,6 +208,28 @@ impl Gathered {
             language,
             text: text.chars().take(SAMPLE_CHARS).collect(),
         });
+    }
+}
+
+/// The histogram bucket of a signal's value. A count: its power of two (`k`: `2^k .. 2^(k+1) -
+/// 1`, and 0 in bucket 0 with 1). A ratio: its tenth (0..=9, 1.0 in 9) when at most 1, else
+/// `10 + ` its whole part (a mean word length), the whole part capped at 50.
+pub fn signal_bucket(kind: SignalKind, value: f64) -> u32 {
+    match kind {
+        SignalKind::Count => (value.max(1.0) as u64).ilog2(),
+        _ if value <= 1.0 => ((value.max(0.0) * 10.0) as u32).min(9),
+        _ => 10 + (value as u32).min(50),
+    }
+}
+
+/// What [`signal_bucket`] `bucket` holds, for a label.
+pub fn signal_bucket_label(kind: SignalKind, bucket: u32) -> String {
+    match kind {
+        SignalKind::Count if bucket == 0 => "0 – 1".to_string(),
+        SignalKind::Count => format!("{} – {}", 1u64 << bucket, (1u64 << (bucket + 1)) - 1),
+        _ if bucket < 9 => format!("0.{bucket} – 0.{}", bucket + 1),
+        _ if bucket == 9 => "0.9 – 1.0".to_string(),
+        _ => format!("{} – {}", bucket - 10, bucket - 9),
     }
 }
 

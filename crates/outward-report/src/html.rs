@@ -4,8 +4,9 @@
 //! Invariants: every text from the corpus is escaped; the page depends only on what was
 //! gathered (no clock, no randomness beyond the seeded sample).
 
-use crate::gather::{Gathered, SAMPLE_CHARS};
+use crate::gather::{Gathered, SAMPLE_CHARS, signal_bucket_label};
 use crate::svg::bars;
+use outward_filters::Signals;
 use std::fmt::Write;
 
 /// Hosts listed in each top-hosts chart.
@@ -235,6 +236,19 @@ fn quality_signals(p: &mut String, g: &Gathered) {
         .collect();
     items.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     p.push_str(&bars("would-drop", &items, &|v| format!("{v} documents")));
+    p.push_str("<p class=\"note\">Each number the filters decide on, over the documents: counts in buckets doubling, ratios in tenths (a mean word length by whole characters).</p>");
+    for (&i, histogram) in &g.signal_histograms {
+        let field = &Signals::FIELDS[i];
+        let name = format!("{}.{}", field.group, field.name);
+        let _ = write!(p, "<h3>{}</h3>", escape(&name));
+        let items: Vec<(String, u64)> = histogram
+            .iter()
+            .map(|(&bucket, &n)| (signal_bucket_label(field.kind, bucket), n))
+            .collect();
+        p.push_str(&bars(&format!("signal-{name}"), &items, &|v| {
+            format!("{v} documents")
+        }));
+    }
 }
 
 fn sample(p: &mut String, g: &Gathered) {
