@@ -3,6 +3,7 @@ CARGO ?= cargo
 DEV := ../shared/data/dev
 
 PYENV := target/pyenv
+PIP_QUIET := --quiet --disable-pip-version-check
 
 .PHONY: run test check lint bench profile eval build test-build pyenv python-test filters-tables fuzz fuzz-smoke fuzz-build stress browser-test
 
@@ -40,7 +41,7 @@ check: pyenv
 pyenv: $(PYENV)/ready
 $(PYENV)/ready: tests/requirements.txt
 	python3 -m venv $(PYENV)
-	$(PYENV)/bin/python -m pip install --quiet --disable-pip-version-check -r tests/requirements.txt
+	$(PYENV)/bin/python -m pip install $(PIP_QUIET) -r tests/requirements.txt
 	touch $@
 
 ## The Python package's tests (python/tests, pytest; they compare with the CLI's output), in a
@@ -54,7 +55,6 @@ $(PYENV)/ready: tests/requirements.txt
 ## `make check` nothing is compiled again (`cargo build --release` recompiled 70 s of crates).
 PYPKG_ENV := target/pyvenv
 DOLMA_ENV := target/dolmavenv
-PIP_QUIET := --quiet --disable-pip-version-check
 test-build:
 	$(CARGO) test --release --workspace --no-run
 

@@ -7,7 +7,6 @@ The files may be at most 10% larger than the Dolma shards in all (the per-file n
 printed; small inputs pay Parquet's per-column costs)."""
 
 import json
-import os
 
 import pytest
 
@@ -81,8 +80,8 @@ def test_duckdb_reads_ids_texts_and_nested_fields(dev_runs):
     assert by_language == want
 
 
-def test_hugging_face_datasets_loads_every_document(dev_runs, tmp_path):
-    os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
+def test_hugging_face_datasets_loads_every_document(dev_runs, tmp_path, monkeypatch):
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
     datasets = pytest.importorskip("datasets")
     out, expected = dev_runs
     files = {stem: str(out / "parquet" / f"{stem}.parquet") for stem in expected}

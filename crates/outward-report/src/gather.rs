@@ -162,7 +162,7 @@ impl Gathered {
         let slot = self.languages.entry(language.clone()).or_default();
         slot.0 += 1;
         slot.1 += score;
-        *self.text_chars.entry(chars.max(1).ilog2()).or_default() += 1;
+        *self.text_chars.entry(doubling_bucket(chars)).or_default() += 1;
         if let (Some(parsed), Some(total)) =
             (meta["nodes_parsed"].as_u64(), meta["nodes_total"].as_u64())
             && total > 0
@@ -211,12 +211,22 @@ impl Gathered {
     }
 }
 
+/// The bucket of buckets doubling that holds `n`: `k` for `2^k ..= 2^(k+1) - 1`, and 0 for 0.
+pub fn doubling_bucket(n: u64) -> u32 {
+    n.max(1).ilog2()
+}
+
+/// What [`doubling_bucket`] `k` holds from 1 up: `2^k – 2^(k+1) - 1`.
+pub fn doubling_label(k: u32) -> String {
+    format!("{} – {}", 1u64 << k, (1u64 << (k + 1)) - 1)
+}
+
 /// The histogram bucket of a signal's value. A count: its power of two (`k`: `2^k .. 2^(k+1) -
 /// 1`, and 0 in bucket 0 with 1). A ratio: its tenth (0..=9, 1.0 in 9) when at most 1, else
 /// `10 + ` its whole part (a mean word length), the whole part capped at 50.
 pub fn signal_bucket(kind: SignalKind, value: f64) -> u32 {
     match kind {
-        SignalKind::Count => (value.max(1.0) as u64).ilog2(),
+        SignalKind::Count => doubling_bucket(value as u64),
         _ if value <= 1.0 => ((value.max(0.0) * 10.0) as u32).min(9),
         _ => 10 + (value as u32).min(50),
     }
@@ -226,7 +236,7 @@ pub fn signal_bucket(kind: SignalKind, value: f64) -> u32 {
 pub fn signal_bucket_label(kind: SignalKind, bucket: u32) -> String {
     match kind {
         SignalKind::Count if bucket == 0 => "0 – 1".to_string(),
-        SignalKind::Count => format!("{} – {}", 1u64 << bucket, (1u64 << (bucket + 1)) - 1),
+        SignalKind::Count => doubling_label(bucket),
         _ if bucket < 9 => format!("0.{bucket} – 0.{}", bucket + 1),
         _ if bucket == 9 => "0.9 – 1.0".to_string(),
         _ => format!("{} – {}", bucket - 10, bucket - 9),

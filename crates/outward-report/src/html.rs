@@ -4,7 +4,7 @@
 //! Invariants: every text from the corpus is escaped; the page depends only on what was
 //! gathered (no clock, no randomness beyond the seeded sample).
 
-use crate::gather::{Gathered, SAMPLE_CHARS, signal_bucket_label};
+use crate::gather::{Gathered, SAMPLE_CHARS, doubling_label, signal_bucket_label};
 use crate::svg::bars;
 use outward_filters::Signals;
 use std::fmt::Write;
@@ -158,7 +158,7 @@ fn lengths(p: &mut String, g: &Gathered) {
     let items: Vec<(String, u64)> = g
         .text_chars
         .iter()
-        .map(|(k, n)| (format!("{} – {}", 1u64 << k, (1u64 << (k + 1)) - 1), *n))
+        .map(|(&k, n)| (doubling_label(k), *n))
         .collect();
     p.push_str(&bars("text-length", &items, &|v| format!("{v} documents")));
 }
