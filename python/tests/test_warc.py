@@ -170,6 +170,6 @@ def test_site_memory_under_a_small_budget_writes_the_bytes_of_outward_run(outwar
     name = "dragnet.jsonl.zst"
     assert (py_dir / name).read_bytes() == (cli_dir / name).read_bytes()
     assert summary["manifest"]["config_hash"] in (cli_dir / "manifest.jsonl").read_text()
-    assert sorted(p.name for p in py_dir.iterdir()) == [".manifest.lock", name, "manifest.jsonl"]
+    assert sorted(p.name for p in py_dir.iterdir()) == [".manifest.lock", name, "manifest.jsonl", "timings.jsonl"]
     with pytest.raises(ValueError, match="site_memory_mib"):
         outward.process_warc(warc, tmp_path / "zero", site_memory=True, site_memory_mib=0)

@@ -6,7 +6,7 @@
 //! input's failure is named with its path.
 
 use outward::{FractionHistogram, InputOutcome, InputReport, Progress, RunConfig};
-use outward_base::counts::Counts;
+use outward_base::counts::{Counts, plural};
 use std::io::Write;
 use std::sync::atomic::Ordering;
 
@@ -159,15 +159,6 @@ fn human_bytes(bytes: u64) -> String {
         unit += 1;
     }
     format!("{value:.1} {}", UNITS[unit])
-}
-
-/// "1 input", "2 inputs".
-fn plural(n: usize, noun: &str) -> String {
-    if n == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{n} {noun}s")
-    }
 }
 
 #[cfg(test)]

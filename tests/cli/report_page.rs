@@ -93,6 +93,85 @@ fn the_page_counts_what_the_manifest_counts() {
     assert_eq!(page, again);
 }
 
+/// The timings log beside the manifest (one line per output as it is now, compacted with the
+/// manifest) and the throughput charts drawn from it: each bar is its input's bytes of HTML
+/// and documents over its seconds; a line for a shard since replaced is not drawn.
+#[test]
+fn throughput_is_drawn_from_the_timings_log() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let synth = tmp.path().join("synth.warc.gz");
+    std::fs::write(&synth, outward_testkit::synthetic_warc_gz(5, 40)).unwrap();
+    run_into(&out, &[], &[&sample(), &synth], 0);
+    let timings = || -> Vec<serde_json::Value> {
+        std::fs::read_to_string(out.join("timings.jsonl"))
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let first = timings();
+    let check_against_manifest = |lines: &[serde_json::Value]| {
+        let manifest = manifest(&out);
+        assert_eq!(lines.len(), manifest.len());
+        for t in lines {
+            let e = &manifest[t["output"].as_str().unwrap()];
+            assert_eq!(t["output_sha256"], e["output_sha256"]);
+            assert_eq!(t["input"], e["input"]);
+            assert_eq!(t["records"], e["counts"]["records"]);
+            assert_eq!(t["written"], e["counts"]["written"]);
+            assert_eq!(t["html_bytes"], e["counts"]["html_bytes"]);
+            assert_eq!(t["input_bytes"], e["identity"]["size"]);
+            assert!(t["seconds"].as_f64().unwrap() > 0.0, "{t}");
+        }
+    };
+    check_against_manifest(&first);
+
+    // A rerun reuses the sample (its timing stays) and forces nothing; a forced rerun of the
+    // synthetic input replaces its line, and compaction keeps one line per output.
+    run_into(&out, &[], &[&sample(), &synth], 0);
+    assert_eq!(timings(), first);
+    run_into(&out, &["--force"], &[&synth], 0);
+    let second = timings();
+    check_against_manifest(&second);
+    let started = |lines: &[serde_json::Value], output: &str| {
+        lines.iter().find(|t| t["output"] == output).unwrap()["started"].as_f64()
+    };
+    assert_eq!(
+        started(&second, "sample.jsonl.zst"),
+        started(&first, "sample.jsonl.zst")
+    );
+    assert!(started(&second, "synth.jsonl.zst") >= started(&first, "synth.jsonl.zst"));
+
+    // A line for a shard that is no longer there as it was (another SHA-256) is not drawn.
+    let mut stale = second[0].clone();
+    stale["output_sha256"] = "0".repeat(64).into();
+    stale["seconds"] = 1e-6.into();
+    let mut log = std::fs::read_to_string(out.join("timings.jsonl")).unwrap();
+    log.push_str(&format!("{stale}\n"));
+    std::fs::write(out.join("timings.jsonl"), log).unwrap();
+
+    let (page, _) = report(&out, 0);
+    assert!(page.contains("data-timed=\"2\""), "two inputs timed");
+    let html = chart_f64(&page, "throughput-html");
+    let documents = chart_f64(&page, "throughput-documents");
+    assert_eq!(html.len(), 2);
+    for t in &second {
+        let label = t["input"].as_str().unwrap().rsplit('/').next().unwrap();
+        let seconds = t["seconds"].as_f64().unwrap();
+        let mb = t["html_bytes"].as_f64().unwrap() / 1e6 / seconds;
+        let docs = t["written"].as_f64().unwrap() / seconds;
+        assert!((html[label] - mb).abs() <= 1e-9 * mb, "{label}");
+        assert!((documents[label] - docs).abs() <= 1e-9 * docs, "{label}");
+    }
+
+    // A directory whose run logged no timings says so instead of drawing.
+    std::fs::remove_file(out.join("timings.jsonl")).unwrap();
+    let (page, _) = report(&out, 0);
+    assert!(page.contains("data-timed=\"0\""));
+    assert!(!page.contains("data-chart=\"throughput-html\""));
+}
+
 #[test]
 fn a_damaged_directory_gives_a_page_that_says_what_is_missing() {
     let tmp = tempfile::tempdir().unwrap();

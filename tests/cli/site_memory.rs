@@ -552,7 +552,12 @@ fn a_small_memory_budget_spills_and_changes_no_byte() {
     // The spilled runs are gone with the run.
     assert_eq!(
         files_in(&spilled),
-        [".manifest.lock", "manifest.jsonl", "many.jsonl.zst"]
+        [
+            ".manifest.lock",
+            "manifest.jsonl",
+            "many.jsonl.zst",
+            "timings.jsonl"
+        ]
     );
 }
 

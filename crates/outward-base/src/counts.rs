@@ -241,6 +241,15 @@ impl Counts {
     }
 }
 
+/// A count with its noun as every message writes it: "1 input", "2 inputs".
+pub fn plural(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,7 +1,8 @@
 //! outward-output: the output side of outward. `document` is the one output document and its
 //! Dolma JSON line; `format` the output formats behind one trait (`dolma` zstd JSONL, `wet`
 //! Common Crawl WET); `atomic` the temp-then-rename files every output goes through;
-//! `manifest` the per-directory record of finished inputs and the resume decision.
+//! `manifest` the per-directory record of finished inputs and the resume decision; `timings`
+//! the log beside it of how long each input took.
 //!
 //! Invariants: the only crate that writes files; an output name only ever appears for a
 //! complete, fsynced file; a manifest line only for an output already in place.
@@ -10,6 +11,7 @@ pub mod atomic;
 pub mod document;
 pub mod format;
 pub mod manifest;
+pub mod timings;
 
 use std::path::Path;
 

@@ -8,6 +8,7 @@
 //! of the file happens under the directory's lock, so concurrent jobs keep each other's lines.
 
 use crate::atomic::{AtomicFile, sha256_file};
+use crate::timings::{InputTiming, TIMINGS, current_timings, parse_timings};
 use outward_base::counts::Counts;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -190,26 +191,39 @@ impl Manifest {
 
     /// Appends and fsyncs one line (a torn write leaves at most one unparseable last line).
     pub fn append(&mut self, entry: ManifestEntry) -> io::Result<()> {
-        let mut line = serde_json::to_vec(&entry).map_err(io::Error::other)?;
-        line.push(b'\n');
+        self.append_timed(entry, None)
+    }
+
+    /// [`Manifest::append`], then, under the same lock, `timing`'s line in the timings log
+    /// ([`TIMINGS`]): a reader that sees the timing also sees the manifest line it measured.
+    pub fn append_timed(
+        &mut self,
+        entry: ManifestEntry,
+        timing: Option<&InputTiming>,
+    ) -> io::Result<()> {
+        let line = serde_json::to_vec(&entry).map_err(io::Error::other)?;
+        let timing_line = timing
+            .map(serde_json::to_vec)
+            .transpose()
+            .map_err(io::Error::other)?;
         self.locked(|| {
-            // A partial line left by a crash would glue onto this one: start on a fresh line.
-            if !ends_with_newline(&self.path) {
-                line.insert(0, b'\n');
+            append_line(&self.path, line)?;
+            match timing_line {
+                Some(line) => append_line(&self.timings_path(), line),
+                None => Ok(()),
             }
-            let mut file = OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&self.path)?;
-            file.write_all(&line)?;
-            file.sync_data()
         })?;
         self.entries.insert(entry.identity.path.clone(), entry);
         Ok(())
     }
 
+    fn timings_path(&self) -> std::path::PathBuf {
+        self.path.with_file_name(TIMINGS)
+    }
+
     /// Rewrites the manifest with the latest entry per input, sorted by input path,
-    /// atomically, keeping the lines other processes appended meanwhile.
+    /// atomically, keeping the lines other processes appended meanwhile; and the timings log
+    /// with the latest timing of each output the manifest names, in the same order.
     pub fn compact(&mut self) -> io::Result<()> {
         let entries = self.locked(|| {
             let entries = match fs::read_to_string(&self.path) {
@@ -224,6 +238,7 @@ impl Manifest {
                 out.write_all(b"\n")?;
             }
             out.finish()?;
+            compact_timings(dir, &self.timings_path(), entries.values())?;
             Ok(entries)
         })?;
         self.entries = entries;
@@ -243,6 +258,42 @@ impl Manifest {
     pub fn entries(&self) -> impl Iterator<Item = &ManifestEntry> {
         self.entries.values()
     }
+}
+
+/// Appends `line` and a newline to `path` and fsyncs it. A partial line left by a crash
+/// would glue onto this one: it starts on a fresh line then.
+fn append_line(path: &Path, mut line: Vec<u8>) -> io::Result<()> {
+    line.push(b'\n');
+    if !ends_with_newline(path) {
+        line.insert(0, b'\n');
+    }
+    let mut file = OpenOptions::new().create(true).append(true).open(path)?;
+    file.write_all(&line)?;
+    file.sync_data()
+}
+
+/// Rewrites the timings log (when there is one) with [`current_timings`] of `entries`, in
+/// their order.
+fn compact_timings<'a>(
+    dir: &Path,
+    path: &Path,
+    entries: impl Iterator<Item = &'a ManifestEntry> + Clone,
+) -> io::Result<()> {
+    let text = match fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e),
+    };
+    let mut current = current_timings(parse_timings(&text), entries.clone());
+    let mut out = AtomicFile::create(dir, TIMINGS)?;
+    for entry in entries {
+        if let Some(timing) = current.remove(&entry.output) {
+            serde_json::to_writer(&mut out, &timing).map_err(io::Error::other)?;
+            out.write_all(b"\n")?;
+        }
+    }
+    out.finish()?;
+    Ok(())
 }
 
 fn ends_with_newline(path: &Path) -> bool {
@@ -352,5 +403,74 @@ mod tests {
             .collect();
         assert_eq!(inputs, ["/in/a", "/in/b"]);
         assert_eq!(a.entries().count(), 2);
+    }
+
+    /// Timings are compacted with the manifest: the latest line of each output whose SHA-256
+    /// the manifest names, another process's lines kept, a replaced shard's line dropped.
+    #[test]
+    fn timings_follow_the_manifest_through_compaction() {
+        let dir = tempfile::tempdir().unwrap();
+        let entry = |path: &str, sha: &str| ManifestEntry {
+            input: path.into(),
+            identity: InputIdentity {
+                path: path.into(),
+                size: 1,
+                mtime_ns: 1,
+                etag: None,
+            },
+            output: format!("{}.jsonl.zst", &path[4..]),
+            output_sha256: sha.into(),
+            output_bytes: 0,
+            counts: Counts::default(),
+            status: "complete".into(),
+            error: None,
+            error_offset: None,
+            tool_version: "t".into(),
+            config_hash: "c".into(),
+            settings: BTreeMap::new(),
+        };
+        let timing = |e: &ManifestEntry, started: f64| InputTiming {
+            input: e.input.clone(),
+            output: e.output.clone(),
+            output_sha256: e.output_sha256.clone(),
+            started,
+            seconds: 1.0,
+            input_bytes: 1,
+            html_bytes: 1,
+            records: 0,
+            written: 0,
+            threads: 1,
+            inputs_at_once: 1,
+        };
+        let mut a = Manifest::open(dir.path()).unwrap();
+        let mut b = Manifest::open(dir.path()).unwrap();
+        let (a1, a2, b1) = (
+            entry("/in/a", "s1"),
+            entry("/in/a", "s2"),
+            entry("/in/b", "s3"),
+        );
+        a.append_timed(a1.clone(), Some(&timing(&a1, 1.0))).unwrap();
+        b.append_timed(b1.clone(), Some(&timing(&b1, 2.0))).unwrap();
+        // `a` written again (another shard): only its new timing is current.
+        a.append_timed(a2.clone(), Some(&timing(&a2, 3.0))).unwrap();
+        // A failed line has no timing.
+        a.append(ManifestEntry::failed(
+            "/in/c",
+            InputIdentity {
+                path: "/in/c".into(),
+                size: 0,
+                mtime_ns: 0,
+                etag: None,
+            },
+            "gone".into(),
+        ))
+        .unwrap();
+        a.compact().unwrap();
+        let text = fs::read_to_string(dir.path().join(TIMINGS)).unwrap();
+        assert_eq!(
+            parse_timings(&text),
+            [timing(&a2, 3.0), timing(&b1, 2.0)],
+            "{text}"
+        );
     }
 }

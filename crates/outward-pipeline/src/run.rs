@@ -5,7 +5,8 @@
 //! Invariants: inputs are independent (one failing never stops the others); an output is
 //! written under a temporary name, fsynced and renamed before its manifest line is
 //! appended, so a run killed at any moment loses and duplicates nothing; output bytes
-//! depend only on the inputs and the config, never on `threads`.
+//! depend only on the inputs and the config, never on `threads` (the timings log beside the
+//! manifest is a log of this run, not an output).
 
 use crate::budget::Budget;
 use crate::config::{
@@ -24,6 +25,7 @@ use outward_output::atomic::remove_stale_temp_files;
 use outward_output::format::{FORMATS, OutputFormat, OutputOptions};
 use outward_output::manifest::{InputIdentity, MANIFEST, Manifest, ManifestEntry};
 use outward_output::output_stem;
+use outward_output::timings::{InputTiming, millis};
 use outward_warc::reader::{FileKind, FileStatus, sniff_source};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -128,15 +130,16 @@ pub fn run(
         stages.site_updates = Some((&site_updates, kept));
     }
     let settings = config.settings(memory.as_ref().map(|m| m.digest));
+    // Several inputs at once keep many workers fed (one reader gunzips ~300 MB/s).
+    let readers = (config.threads / 3).clamp(1, inputs.len().max(1));
     let shared = RunShared {
         stages,
         config_hash: settings_hash(&settings),
         settings,
         output_format: config.output_format().map_err(SetupError::OutputFormat)?,
         manifest,
+        inputs_at_once: readers,
     };
-    // Several inputs at once keep many workers fed (one reader gunzips ~300 MB/s).
-    let readers = (config.threads / 3).clamp(1, inputs.len().max(1));
     let next_input = AtomicUsize::new(0);
     let reports: Mutex<Vec<Option<InputReport>>> = Mutex::new(vec![None; inputs.len()]);
     std::thread::scope(|scope| {
@@ -195,6 +198,8 @@ struct RunShared<'a> {
     config_hash: String,
     output_format: Box<dyn OutputFormat>,
     manifest: Mutex<Manifest>,
+    /// Inputs read at once (each by its own reader thread, sharing the workers).
+    inputs_at_once: usize,
 }
 
 /// [`read_input`], and for an input that could not be read at all a manifest line saying
@@ -236,6 +241,8 @@ fn read_input(input: &Path, shared: &RunShared) -> (InputOutcome, Option<InputId
         ..
     } = shared;
     let config = stages.config;
+    let started = std::time::SystemTime::now();
+    let clock = std::time::Instant::now();
     let opened = match open_input(input, &config.remote) {
         Ok(opened) => opened,
         Err(e) => {
@@ -360,10 +367,27 @@ fn read_input(input: &Path, shared: &RunShared) -> (InputOutcome, Option<InputId
         config_hash: config_hash.to_string(),
         settings: shared.settings.clone(),
     };
+    let timing = InputTiming {
+        input: entry.input.clone(),
+        output: entry.output.clone(),
+        output_sha256: entry.output_sha256.clone(),
+        started: millis(
+            started
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0.0, |d| d.as_secs_f64()),
+        ),
+        seconds: millis(clock.elapsed().as_secs_f64()),
+        input_bytes: identity.size,
+        html_bytes: entry.counts.html_bytes,
+        records: entry.counts.records,
+        written: entry.counts.written,
+        threads: config.threads,
+        inputs_at_once: shared.inputs_at_once,
+    };
     if let Err(e) = manifest
         .lock()
         .unwrap_or_else(|e| e.into_inner())
-        .append(entry.clone())
+        .append_timed(entry.clone(), Some(&timing))
     {
         return failed(format!("cannot write manifest: {e}"));
     }

@@ -1,6 +1,7 @@
 //! What a report draws, gathered from an output directory: its manifest (every input's
-//! status and counts) and the documents of its shards (Dolma `.jsonl.zst`, WET
-//! `.warc.wet.gz` or `.parquet`), read once, in manifest order.
+//! status and counts), its timings log (how long each input took, when the run logged it)
+//! and the documents of its shards (Dolma `.jsonl.zst`, WET `.warc.wet.gz` or `.parquet`),
+//! read once, in manifest order.
 //!
 //! Invariants: read-only (the manifest's lock is not taken, nothing is written); a missing
 //! or damaged shard is recorded as a [`Problem`] with what could be read of it, never a
@@ -9,6 +10,7 @@
 use outward_base::counts::Counts;
 use outward_filters::{SignalKind, Signals};
 use outward_output::manifest::{MANIFEST, ManifestEntry, parse_manifest};
+use outward_output::timings::{InputTiming, TIMINGS, current_timings, parse_timings};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read};
@@ -27,6 +29,9 @@ pub struct Gathered {
     pub inputs: Vec<ManifestEntry>,
     /// Counts of every input, added.
     pub totals: Counts,
+    /// The timing of each input's output as it is now, in the order the inputs were started
+    /// (inputs reused from a run that logged no timing have none).
+    pub timings: Vec<InputTiming>,
     /// Documents read from the shards.
     pub documents: u64,
     /// Documents per language code (`none` when none was identified), with the sum of their
@@ -145,6 +150,12 @@ pub fn gather(dir: &Path) -> Result<Gathered, GatherError> {
         }
     }
     g.sample = sampler.finish();
+    let logged = std::fs::read_to_string(dir.join(TIMINGS)).unwrap_or_default();
+    g.timings = current_timings(parse_timings(&logged), &inputs)
+        .into_values()
+        .collect();
+    g.timings
+        .sort_by(|a, b| a.started.total_cmp(&b.started).then(a.input.cmp(&b.input)));
     g.inputs = inputs;
     Ok(g)
 }

@@ -5,9 +5,14 @@
 //! gathered (no clock, no randomness beyond the seeded sample).
 
 use crate::gather::{Gathered, SAMPLE_CHARS, doubling_label, signal_bucket_label};
-use crate::svg::bars;
+use crate::svg::{bars, bars_of};
+use outward_base::counts::plural;
 use outward_filters::Signals;
+use outward_output::timings::{InputTiming, per_second};
 use std::fmt::Write;
+
+/// Bars at most in each throughput chart: more inputs are drawn in groups of consecutive ones.
+pub const THROUGHPUT_BARS: usize = 40;
 
 /// Hosts listed in each top-hosts chart.
 pub const TOP_HOSTS: usize = 20;
@@ -48,6 +53,7 @@ pub fn render(g: &Gathered) -> String {
     summary(&mut p, g);
     problems(&mut p, g);
     records(&mut p, g);
+    throughput(&mut p, g);
     languages(&mut p, g);
     lengths(&mut p, g);
     nodes(&mut p, g);
@@ -114,11 +120,20 @@ fn records(p: &mut String, g: &Gathered) {
             .map(|(reason, n)| (reason.as_str().to_string(), *n)),
     );
     p.push_str(&bars("records", &items, &|v| format!("{v} records")));
-    p.push_str("<table id=\"inputs\"><tr><th>input</th><th>status</th><th class=n>records</th><th class=n>written</th><th class=n>skipped</th><th class=n>output bytes</th></tr>");
+    p.push_str("<table id=\"inputs\"><tr><th>input</th><th>status</th><th class=n>records</th><th class=n>written</th><th class=n>skipped</th><th class=n>output bytes</th><th class=n>seconds</th><th class=n>MB/s of HTML</th></tr>");
+    let timings: std::collections::HashMap<&str, &InputTiming> =
+        g.timings.iter().map(|t| (t.output.as_str(), t)).collect();
     for e in &g.inputs {
+        let timing = timings.get(e.output.as_str());
+        let (seconds, rate) = timing.map_or((String::new(), String::new()), |t| {
+            (
+                format!("{:.3}", t.seconds),
+                format!("{:.1}", t.html_mb_per_s()),
+            )
+        });
         let _ = write!(
             p,
-            "<tr><td>{}</td><td>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td></tr>",
+            "<tr><td>{}</td><td>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{seconds}</td><td class=n>{rate}</td></tr>",
             escape(&e.input),
             escape(&e.status),
             e.counts.records,
@@ -128,6 +143,89 @@ fn records(p: &mut String, g: &Gathered) {
         );
     }
     p.push_str("</table>");
+}
+
+fn throughput(p: &mut String, g: &Gathered) {
+    p.push_str("<h2>Throughput over inputs</h2>");
+    if g.timings.is_empty() {
+        let _ = write!(
+            p,
+            "<p class=\"note\" id=\"throughput\" data-timed=\"0\">No input has a timing (the run that wrote these outputs logged none in timings.jsonl).</p>"
+        );
+        return;
+    }
+    let seconds: f64 = g.timings.iter().map(|t| t.seconds).sum();
+    let html: u64 = g.timings.iter().map(|t| t.html_bytes).sum();
+    let written: u64 = g.timings.iter().map(|t| t.written).sum();
+    let group = g.timings.len().div_ceil(THROUGHPUT_BARS);
+    let grouped = if group > 1 {
+        format!(" Bars are groups of {group} inputs in the order they were started.")
+    } else {
+        " One bar per input, in the order they were started.".to_string()
+    };
+    let at_once = g
+        .timings
+        .iter()
+        .map(|t| t.inputs_at_once)
+        .max()
+        .unwrap_or(1);
+    let threads = g.timings.iter().map(|t| t.threads).max().unwrap_or(1);
+    let _ = write!(
+        p,
+        "<p class=\"note\" id=\"throughput\" data-timed=\"{}\" data-seconds=\"{seconds:.3}\" data-html-bytes=\"{html}\">{} of {} inputs timed: {:.1} MB of HTML and {written} documents in {seconds:.1} s of input time ({:.1} MB/s, {:.0} documents/s). An input's time runs from opening it to its manifest line; the run read up to {} at once on {}, sharing them, so an input's rate is its share of the run's.{grouped}</p>",
+        g.timings.len(),
+        g.timings.len(),
+        g.inputs.len(),
+        html as f64 / 1e6,
+        per_second(html as f64 / 1e6, seconds),
+        per_second(written as f64, seconds),
+        plural(at_once, "input"),
+        plural(threads, "thread"),
+    );
+    let groups: Vec<(String, &[InputTiming])> = g
+        .timings
+        .chunks(group)
+        .enumerate()
+        .map(|(i, chunk)| {
+            let label = match chunk {
+                [one] => file_name(&one.input),
+                _ => format!("inputs {}–{}", i * group + 1, i * group + chunk.len()),
+            };
+            (label, chunk)
+        })
+        .collect();
+    let rate = |chunk: &[InputTiming], amount: &dyn Fn(&InputTiming) -> f64| {
+        per_second(
+            chunk.iter().map(amount).sum(),
+            chunk.iter().map(|t| t.seconds).sum(),
+        )
+    };
+    let mb: Vec<(String, f64)> = groups
+        .iter()
+        .map(|(l, c)| (l.clone(), rate(c, &|t| t.html_bytes as f64 / 1e6)))
+        .collect();
+    p.push_str("<p>MB of HTML per second</p>");
+    p.push_str(&bars_of("throughput-html", &mb, &|v| {
+        format!("{v:.1} MB/s")
+    }));
+    let docs: Vec<(String, f64)> = groups
+        .iter()
+        .map(|(l, c)| (l.clone(), rate(c, &|t| t.written as f64)))
+        .collect();
+    p.push_str("<p>Documents written per second</p>");
+    p.push_str(&bars_of("throughput-documents", &docs, &|v| {
+        format!("{v:.0} documents/s")
+    }));
+}
+
+/// The last part of an input's path or URL (what a bar's label has room for).
+fn file_name(input: &str) -> String {
+    input
+        .trim_end_matches('/')
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or(input)
+        .to_string()
 }
 
 fn languages(p: &mut String, g: &Gathered) {
@@ -268,4 +366,78 @@ fn sample(p: &mut String, g: &Gathered) {
         );
     }
     p.push_str("</table>");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn timing(i: usize) -> InputTiming {
+        InputTiming {
+            input: format!("s3://bucket/crawl/part-{i:03}.warc.gz"),
+            output: format!("part-{i:03}.jsonl.zst"),
+            output_sha256: String::new(),
+            started: i as f64,
+            seconds: 1.0 + i as f64,
+            input_bytes: 1,
+            html_bytes: 1_000_000 * (i as u64 + 1),
+            records: 10,
+            written: 10,
+            threads: 8,
+            inputs_at_once: 2,
+        }
+    }
+
+    /// The bars of chart `name`: `(label, value)` in page order.
+    fn bars_of_chart(page: &str, name: &str) -> Vec<(String, f64)> {
+        let start = page.find(&format!("data-chart=\"{name}\"")).unwrap();
+        let end = start + page[start..].find("</svg>").unwrap();
+        page[start..end]
+            .split("<g data-label=\"")
+            .skip(1)
+            .map(|part| {
+                let (label, rest) = part.split_once("\" data-value=\"").unwrap();
+                (
+                    label.to_string(),
+                    rest.split('"').next().unwrap().parse().unwrap(),
+                )
+            })
+            .collect()
+    }
+
+    /// Many inputs are drawn in groups of consecutive ones, each bar the group's bytes over
+    /// its seconds (not a mean of rates); a few inputs get a bar each, labelled by file name.
+    #[test]
+    fn throughput_bars_group_many_inputs() {
+        let g = Gathered {
+            timings: (0..81).map(timing).collect(),
+            ..Gathered::default()
+        };
+        let mut page = String::new();
+        throughput(&mut page, &g);
+        let bars = bars_of_chart(&page, "throughput-html");
+        // 81 inputs in groups of 3 (the fewest that keep 40 bars or fewer).
+        assert_eq!(bars.len(), 27);
+        assert_eq!(bars[0].0, "inputs 1–3");
+        assert_eq!(bars[26].0, "inputs 79–81");
+        let expected = (1.0 + 2.0 + 3.0) / (1.0 + 2.0 + 3.0);
+        assert!((bars[0].1 - expected).abs() < 1e-12, "{:?}", bars[0]);
+        assert!(page.contains("groups of 3 inputs"));
+        assert!(page.contains("2 inputs at once on 8 threads"));
+
+        let g = Gathered {
+            timings: (0..2).map(timing).collect(),
+            ..Gathered::default()
+        };
+        let mut page = String::new();
+        throughput(&mut page, &g);
+        let bars = bars_of_chart(&page, "throughput-documents");
+        assert_eq!(
+            bars,
+            [
+                ("part-000.warc.gz".to_string(), 10.0),
+                ("part-001.warc.gz".to_string(), 5.0)
+            ]
+        );
+    }
 }

@@ -7,11 +7,11 @@
 
 use super::super::common::*;
 
-/// The files of an output directory, without the manifest's lock.
+/// The files of an output directory, without the manifest's lock and the timings log.
 fn outputs(dir: &std::path::Path) -> Vec<String> {
     files_in(dir)
         .into_iter()
-        .filter(|f| f != ".manifest.lock")
+        .filter(|f| f != ".manifest.lock" && f != "timings.jsonl")
         .collect()
 }
 
