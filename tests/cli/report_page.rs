@@ -325,20 +325,9 @@ fn eval_report_draws_the_scores_eval_prints() {
 
 /// `data-label` → `data-value` of every bar of the chart `name`.
 fn chart_f64(page: &str, name: &str) -> BTreeMap<String, f64> {
-    let start = page
-        .find(&format!("data-chart=\"{name}\""))
-        .unwrap_or_else(|| panic!("no chart {name}"));
-    let end = start + page[start..].find("</svg>").unwrap();
-    page[start..end]
-        .split("<g data-label=\"")
-        .skip(1)
-        .map(|part| {
-            let (label, rest) = part.split_once("\" data-value=\"").unwrap();
-            (
-                label.to_string(),
-                rest.split('"').next().unwrap().parse().unwrap(),
-            )
-        })
+    outward_report::svg::chart_values(page, name)
+        .unwrap_or_else(|| panic!("no chart {name}"))
+        .into_iter()
         .collect()
 }
 

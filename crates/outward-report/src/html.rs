@@ -388,21 +388,8 @@ mod tests {
         }
     }
 
-    /// The bars of chart `name`: `(label, value)` in page order.
     fn bars_of_chart(page: &str, name: &str) -> Vec<(String, f64)> {
-        let start = page.find(&format!("data-chart=\"{name}\"")).unwrap();
-        let end = start + page[start..].find("</svg>").unwrap();
-        page[start..end]
-            .split("<g data-label=\"")
-            .skip(1)
-            .map(|part| {
-                let (label, rest) = part.split_once("\" data-value=\"").unwrap();
-                (
-                    label.to_string(),
-                    rest.split('"').next().unwrap().parse().unwrap(),
-                )
-            })
-            .collect()
+        crate::svg::chart_values(page, name).expect("the chart")
     }
 
     /// Many inputs are drawn in groups of consecutive ones, each bar the group's bytes over

@@ -56,6 +56,23 @@ pub fn bars_of(name: &str, items: &[(String, f64)], shown: &dyn Fn(f64) -> Strin
     svg
 }
 
+/// The bars of the chart `name` in a page, read back from their `data-label` and
+/// `data-value` (what tests and scripts do): `(label, value)` in page order, labels as
+/// written (escaped). `None` when the page has no such chart.
+pub fn chart_values(page: &str, name: &str) -> Option<Vec<(String, f64)>> {
+    let start = page.find(&format!("data-chart=\"{}\"", escape(name)))?;
+    let end = start + page[start..].find("</svg>")?;
+    page[start..end]
+        .split("<g data-label=\"")
+        .skip(1)
+        .map(|part| {
+            let (label, rest) = part.split_once("\" data-value=\"")?;
+            let value = rest.split('"').next()?.parse().ok()?;
+            Some((label.to_string(), value))
+        })
+        .collect()
+}
+
 /// At most `n` characters, with `…` when cut.
 fn shorten(s: &str, n: usize) -> String {
     if s.chars().count() <= n {
