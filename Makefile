@@ -5,7 +5,7 @@ DEV := ../shared/data/dev
 PYENV := target/pyenv
 PIP_QUIET := --quiet --disable-pip-version-check
 
-.PHONY: run test check lint bench profile eval build test-build pyenv python-test filters-tables fuzz fuzz-smoke fuzz-build stress browser-test
+.PHONY: run test check lint bench profile eval build test-build pyenv python-test filters-tables fuzz fuzz-smoke fuzz-build stress soak browser-test
 
 build:
 	$(CARGO) build --release
@@ -17,7 +17,7 @@ run:
 ## Tests build the release profile without its thin LTO: the same code and outputs, half the
 ## cold build (test binaries: 4m35s against 9m14s on the 2-core VM). `build`, `run`, `bench`
 ## and `profile` run on their own keep it, so measured speeds are the shipped binary's.
-check test test-build python-test stress browser-test: export CARGO_PROFILE_RELEASE_LTO = off
+check test test-build python-test stress soak browser-test: export CARGO_PROFILE_RELEASE_LTO = off
 
 ## What CI runs: `make check`, the Python package's tests (python-test), a short run of every
 ## fuzz target (fuzz-smoke), the stress table (about a minute), then the report page in a
@@ -121,6 +121,13 @@ fuzz-smoke:
 ## exit codes, nothing lost, peak RSS under 1 GiB, and the table of times. STRESS_ONLY=name picks cases.
 stress:
 	$(CARGO) test --release --workspace --test cli stress:: -- --ignored --nocapture
+
+## The nightly flow under fire (tests/cli/soak.rs): 200 SIGKILLs, 30 SIGTERMs, 24 runs two at
+## once, 24 full disks (a tmpfs: root), 40 killed store builds and merges, over 44 inputs of
+## mixed formats; the directory must converge to one clean run's bytes. About 2 minutes.
+## SOAK_SEED=N replays a seed. `make check` runs the short form (seconds).
+soak:
+	$(CARGO) test --release --workspace --test cli soak::soak_full -- --ignored --nocapture
 
 ## `outward report`'s page opened by a headless Chromium: no console error, no request leaving
 ## the file, a screenshot of the drawn page. Installs Debian's chromium first when it is

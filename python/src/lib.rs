@@ -394,6 +394,10 @@ fn process_warc_json(
         InputOutcome::Failed(e) => {
             return Err(PyOSError::new_err(format!("{}: {e}", path.display())));
         }
+        // Python sets no stop signal: a KeyboardInterrupt reaches it after the call.
+        InputOutcome::Stopped { .. } => {
+            return Err(PyOSError::new_err(format!("{}: stopped", path.display())));
+        }
     };
     let mut summary = input_summary(
         &path,

@@ -440,6 +440,10 @@ pub struct RunArgs {
     /// (waits 0.5 s, doubled each time up to 30 s; a byte received resets the count).
     #[arg(long, default_value_t = outward_remote::DEFAULT_RETRIES)]
     pub retries: u32,
+    /// Remote inputs: seconds to wait before the first retry (doubled each time, up to 30 s);
+    /// a nearby object store may want less.
+    #[arg(long, default_value_t = 0.5, value_parser = parse_retry_wait)]
+    pub retry_wait: f64,
     /// Skip documents with fewer characters of text than this (counted as too_short).
     #[arg(long, default_value_t = 0)]
     pub min_chars: u64,
@@ -552,4 +556,12 @@ fn parse_shard(s: &str) -> Result<(usize, usize), String> {
         return Err(format!("need 0 <= I < N, got {i}/{n}"));
     }
     Ok((i, n))
+}
+
+/// `--retry-wait`: seconds, finite, 0 to 30.
+fn parse_retry_wait(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if (0.0..=30.0).contains(&s) => Ok(s),
+        _ => Err(format!("{text:?} is not a number of seconds from 0 to 30")),
+    }
 }

@@ -32,6 +32,7 @@ pub fn run(args: RunArgs) -> ExitCode {
     config.filters.max_depth = args.max_depth;
     config.force = args.force;
     config.remote.retries = args.retries;
+    config.remote.backoff = std::time::Duration::from_secs_f64(args.retry_wait);
     config.filters.min_chars = args.min_chars;
     if let Err(e) = config.filters.set_languages(&args.lang) {
         eprintln!("error: --lang: {e}");
@@ -41,6 +42,9 @@ pub fn run(args: RunArgs) -> ExitCode {
         eprintln!("error: {e}");
         return ExitCode::from(2);
     }
+
+    // SIGTERM (a scheduler's stop, `kill`) or Ctrl-C: stop cleanly; a second one stops at once.
+    stop_on_signals(&config.stop);
 
     let progress = std::sync::Arc::new(Progress::default());
     let start = Instant::now();
@@ -67,7 +71,27 @@ pub fn run(args: RunArgs) -> ExitCode {
     {
         eprintln!("warn: report: {e}");
     }
-    exit_code(&reports, args.fail_empty)
+    match config.stop.reason() {
+        // What a shell reports for a process ended by that signal: 128 + its number.
+        Some(signal) => ExitCode::from(128u8.saturating_add(signal as u8)),
+        None => exit_code(&reports, args.fail_empty),
+    }
+}
+
+/// The first SIGTERM or SIGINT sets `stop` (the run finishes what is safe and says what it
+/// did); a second one ends the process at once, as the default action would (exit 1: a kill
+/// at any moment loses nothing either).
+fn stop_on_signals(stop: &outward::StopSignal) {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    use signal_hook::flag;
+    let signalled = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    for signal in [SIGINT, SIGTERM] {
+        // A signal's handlers run in the order registered: the shutdown sees the flag as
+        // it was before this signal set it.
+        let _ = flag::register_conditional_shutdown(signal, 1, signalled.clone());
+        let _ = flag::register(signal, signalled.clone());
+        let _ = flag::register_usize(signal, stop.cell(), signal as usize);
+    }
 }
 
 /// 3 when some input failed (could not be read at all, or held no record under

@@ -52,7 +52,9 @@ fn sites_build(args: SitesBuildArgs) -> ExitCode {
         }
     };
     let spills = builder.spills();
-    let summary = match builder.write(&args.output, &[], args.cut.min_host_pages()) {
+    let written = outward::sites::lock_store(&args.output, "outward sites build", &StderrReporter)
+        .and_then(|_writing| builder.write(&args.output, &[], args.cut.min_host_pages()));
+    let summary = match written {
         Ok(summary) => summary,
         Err(e) => {
             eprintln!(
@@ -83,6 +85,18 @@ fn sites_build(args: SitesBuildArgs) -> ExitCode {
 }
 
 fn sites_merge(args: SitesMergeArgs) -> ExitCode {
+    // Held from before the inputs are read: one of them may be the store it replaces.
+    let _writing =
+        match outward::sites::lock_store(&args.output, "outward sites merge", &StderrReporter) {
+            Ok(held) => held,
+            Err(e) => {
+                eprintln!(
+                    "error: cannot lock site store {}: {e}",
+                    args.output.display()
+                );
+                return ExitCode::from(1);
+            }
+        };
     let mut stores = Vec::new();
     for path in &args.stores {
         match outward::sites::StoreReader::open(path) {

@@ -42,6 +42,7 @@ pub fn print_run_summary(
     let mut fractions = FractionHistogram::default();
     let (mut done, mut rewritten, mut reused, mut partial, mut empty, mut failed) =
         (0, 0, 0, 0, 0, 0);
+    let (mut dropped, mut not_started) = (0, 0);
     let (mut shards, mut shard_bytes) = (0, 0);
     for report in reports {
         if report.is_empty_input() {
@@ -81,7 +82,18 @@ pub fn print_run_summary(
                 failed += 1;
                 eprintln!("error: {}: {e}", report.input.display());
             }
+            InputOutcome::Stopped { started: true } => dropped += 1,
+            InputOutcome::Stopped { started: false } => not_started += 1,
         }
+    }
+    if let Some(signal) = config.stop.reason() {
+        eprintln!(
+            "stopped by {}: {} done; {} dropped while being read (nothing of them written) and {} not started: the next run reads them",
+            signal_name(signal),
+            plural(done + rewritten + reused, "input"),
+            dropped,
+            not_started
+        );
     }
     let mut out = std::io::stdout().lock();
     let _ = writeln!(
@@ -144,6 +156,15 @@ pub fn print_run_summary(
         human_bytes(shard_bytes),
         totals.text_chars
     );
+}
+
+/// `SIGTERM`, `SIGINT` (Ctrl-C), or the number of another signal.
+pub fn signal_name(signal: usize) -> String {
+    match signal {
+        2 => "SIGINT (Ctrl-C)".to_string(),
+        15 => "SIGTERM".to_string(),
+        n => format!("signal {n}"),
+    }
 }
 
 /// Bytes as a person reads them: `980 B`, `28.4 KB`, `3.1 GB` (powers of 1000).

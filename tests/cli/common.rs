@@ -162,3 +162,39 @@ pub fn peak_rss_kib_of(cmd: &mut Command) -> (ExitStatus, u64) {
         std::thread::sleep(Duration::from_millis(2));
     }
 }
+
+/// A tmpfs mounted for one test, unmounted when dropped (also when the test panics).
+pub struct TinyDisk(pub PathBuf);
+
+impl TinyDisk {
+    /// Mounts a tmpfs of `size` at `dir`; `None` where this machine does not let the test
+    /// mount one (no privilege, no `mount`).
+    pub fn mount(dir: &Path, size: &str) -> Option<TinyDisk> {
+        std::fs::create_dir_all(dir).ok()?;
+        let ok = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(dir)
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        ok.then(|| TinyDisk(dir.to_path_buf()))
+    }
+}
+
+impl TinyDisk {
+    /// Gives the disk `size` (smaller than what it holds fills it at once; larger frees room).
+    pub fn resize(&self, size: &str) -> bool {
+        Command::new("mount")
+            .args(["-o", &format!("remount,size={size}")])
+            .arg(&self.0)
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    }
+}
+
+impl Drop for TinyDisk {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.0).status();
+    }
+}

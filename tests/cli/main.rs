@@ -13,6 +13,8 @@
 //! - On the dev data of `../shared` (skipped when absent, failed where CI sets
 //!   `OUTWARD_REQUIRE_DEV=1`): [`eval_bar`] (accuracy floors and misses), [`realworld`] (real
 //!   pages read by a person), [`work_linear`] (the work bound on every dev page).
+//! - [`soak`]: the nightly flow under SIGKILL, concurrent runs and a full disk, converging
+//!   to one clean run's bytes (a short form here; `make soak` the full one).
 //! - [`stress`]: hostile inputs, `#[ignore]`d: `make stress` runs them
 //!   (`cargo test --release --test cli stress:: -- --ignored --nocapture`).
 
@@ -30,6 +32,7 @@ mod remote;
 mod report_page;
 mod run;
 mod site_memory;
+mod soak;
 mod stage;
 mod stress;
 mod train;

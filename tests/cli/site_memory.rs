@@ -2,7 +2,7 @@
 //! text, pages of other hosts are judged alone, the output is the same bytes for any thread
 //! count and input order, and the config hash (so resume) knows the memory.
 
-use crate::common::{docs, files_in, manifest_lines, run, run_into, shard_bytes};
+use crate::common::{describe, docs, files_in, manifest_lines, run, run_into, shard_bytes};
 use outward_testkit::{Compression, HttpResponse, WarcWriter};
 use std::path::{Path, PathBuf};
 
@@ -300,6 +300,19 @@ fn stores_built_by_shards_merge_into_the_single_build_and_run_like_site_memory()
     assert!(!out_dir.join("a.jsonl.zst").exists());
 }
 
+/// `outward sites build -o out INPUTS`, which must succeed.
+fn build_store(out: &Path, inputs: &[&PathBuf]) {
+    let mut args = vec![
+        "sites".as_ref(),
+        "build".as_ref(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ];
+    args.extend(inputs.iter().map(|p| p.as_os_str()));
+    let done = run(&args);
+    assert!(done.status.success(), "{}", describe(&done));
+}
+
 /// A nightly rebuild: yesterday's store, today's input. The run extracts with the store as it
 /// was and leaves it as a build over both days would have made it.
 #[test]
@@ -310,16 +323,8 @@ fn sites_update_adds_the_runs_pages_to_the_store() {
     let b = write_warc(d, "b.warc.gz", 2);
     let store = d.join("nightly.store");
     let both = d.join("both.store");
-    for (out, inputs) in [(&store, vec![&a]), (&both, vec![&a, &b])] {
-        let mut args = vec![
-            "sites".as_ref(),
-            "build".as_ref(),
-            "-o".as_ref(),
-            out.as_os_str(),
-        ];
-        args.extend(inputs.iter().map(|p| p.as_os_str()));
-        assert!(run(&args).status.success());
-    }
+    build_store(&store, &[&a]);
+    build_store(&both, &[&a, &b]);
     let before = std::fs::read(&store).unwrap();
     let with_old = d.join("with_old");
     let updating = d.join("updating");
@@ -344,6 +349,78 @@ fn sites_update_adds_the_runs_pages_to_the_store() {
         std::fs::read(&store).unwrap(),
         std::fs::read(&both).unwrap()
     );
+}
+
+/// Two nightly runs updating one store at once (#42): each waits for the store's lock, named
+/// with its holder, instead of both reading yesterday's store and the last writer dropping the
+/// other's pages. The store ends as a build over all three days.
+#[test]
+fn two_runs_updating_one_store_keep_both_runs_pages() {
+    use outward_output::lock::{acquire, lock_path};
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let a = write_warc(d, "a.warc.gz", 1);
+    let b = write_warc(d, "b.warc.gz", 2);
+    let c = write_warc(d, "c.warc.gz", 3);
+    let store = d.join("nightly.store");
+    let all = d.join("all.store");
+    build_store(&store, &[&a]);
+    build_store(&all, &[&a, &b, &c]);
+    let yesterday = std::fs::read(&store).unwrap();
+    // Hold the store's lock as a third writer would, so both runs reach it while it is held.
+    let held = acquire(&lock_path(d, "nightly.store"), "a test", &mut |_| {
+        panic!("nobody else holds it yet")
+    })
+    .unwrap();
+    let spawn = |out: &str, input: &Path| {
+        crate::common::outward()
+            .args(["run", "--sites"])
+            .arg(&store)
+            .arg("--sites-update")
+            .arg("-o")
+            .arg(d.join(out))
+            .arg(input)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let runs = [spawn("out_b", &b), spawn("out_c", &c)];
+    // Both inputs done: each run now waits at the store.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !["out_b", "out_c"]
+        .iter()
+        .all(|o| d.join(o).join("manifest.jsonl").exists())
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the runs never got to the store"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(
+        std::fs::read(&store).unwrap(),
+        yesterday,
+        "nobody writes the store while another holds its lock"
+    );
+    drop(held);
+    for child in runs {
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{err}");
+        assert!(
+            err.contains(".nightly.store.lock, held by "),
+            "the wait names the lock and its holder: {err}"
+        );
+    }
+    assert_eq!(
+        std::fs::read(&store).unwrap(),
+        std::fs::read(&all).unwrap(),
+        "the store holds all three days"
+    );
+    assert!(!lock_path(d, "nightly.store").exists(), "no lock file left");
 }
 
 /// A final store (`--drop-hosts-under 3`) holds the gazette only, extracts every method's

@@ -2,7 +2,8 @@
 //! Dolma JSON line; `format` the output formats behind one trait (`dolma` zstd JSONL, `wet`
 //! Common Crawl WET); `atomic` the temp-then-rename files every output goes through;
 //! `manifest` the per-directory record of finished inputs and the resume decision; `timings`
-//! the log beside it of how long each input took.
+//! the log beside it of how long each input took; `lock` the named locks that keep one writer
+//! per shard and per site store.
 //!
 //! Invariants: the only crate that writes files; an output name only ever appears for a
 //! complete, fsynced file; a manifest line only for an output already in place.
@@ -10,6 +11,7 @@
 pub mod atomic;
 pub mod document;
 pub mod format;
+pub mod lock;
 pub mod manifest;
 pub mod timings;
 

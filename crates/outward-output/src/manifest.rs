@@ -113,57 +113,94 @@ impl ManifestEntry {
 ///
 /// Several processes may share one output directory (a Slurm array of `--shard` jobs): every
 /// change of the file happens under an exclusive lock on `DIR/.manifest.lock` (a file that is
-/// never replaced, unlike the manifest itself), and compaction re-reads the file under that
-/// lock, so no process drops another's lines.
+/// never replaced, unlike the manifest itself), each change first reads the lines others
+/// appended since (only those: lines are appended to one file until compaction replaces it),
+/// and compaction writes what it read under that lock, so no process drops another's lines.
 pub struct Manifest {
     path: std::path::PathBuf,
     lock_path: std::path::PathBuf,
     /// Latest entry per canonical input path.
     entries: BTreeMap<String, ManifestEntry>,
+    /// The file read so far: its identity and how many of its bytes (lines are only ever
+    /// appended to one file; compaction puts a new file in place).
+    seen: Option<(FileId, u64)>,
 }
 
 /// Latest entry per input (by canonical path) in manifest text; unreadable lines (a torn
 /// last line after a crash) are ignored. For readers that must not take the lock (a report).
 pub fn parse_manifest(text: &str) -> BTreeMap<String, ManifestEntry> {
     let mut entries = BTreeMap::new();
+    add_lines(&mut entries, text);
+    entries
+}
+
+fn add_lines(entries: &mut BTreeMap<String, ManifestEntry>, text: &str) {
     for line in text.lines() {
         if let Ok(entry) = serde_json::from_str::<ManifestEntry>(line) {
             entries.insert(entry.identity.path.clone(), entry);
         }
     }
-    entries
 }
 
 impl Manifest {
     /// Reads `dir/manifest.jsonl` (absent is empty).
     pub fn open(dir: &Path) -> io::Result<Manifest> {
-        let manifest = Manifest {
+        let mut manifest = Manifest {
             path: dir.join(MANIFEST),
             lock_path: dir.join(".manifest.lock"),
             entries: BTreeMap::new(),
+            seen: None,
         };
-        let entries = manifest.locked(|| match fs::read_to_string(&manifest.path) {
-            Ok(text) => Ok(parse_manifest(&text)),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(BTreeMap::new()),
-            Err(e) => Err(e),
-        })?;
-        Ok(Manifest {
-            entries,
-            ..manifest
-        })
+        manifest.refresh()?;
+        Ok(manifest)
     }
 
-    /// Runs `f` holding the directory's manifest lock (released when the handle closes).
-    fn locked<T>(&self, f: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
+    /// Reads what other processes sharing the directory added since this one last read it:
+    /// the lines appended since (or the whole file, once compaction replaced it).
+    pub fn refresh(&mut self) -> io::Result<()> {
+        let lock = self.lock()?;
+        let result = self.read_new();
+        drop(lock);
+        result
+    }
+
+    /// The directory's manifest lock, held until the handle is dropped.
+    fn lock(&self) -> io::Result<File> {
         let lock = OpenOptions::new()
             .create(true)
             .truncate(false)
             .write(true)
             .open(&self.lock_path)?;
         lock.lock()?;
-        let result = f();
-        drop(lock);
-        result
+        Ok(lock)
+    }
+
+    /// [`Manifest::refresh`]'s reading; the caller holds the lock.
+    fn read_new(&mut self) -> io::Result<()> {
+        use std::io::{Seek, SeekFrom};
+        let mut file = match File::open(&self.path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                self.seen = None;
+                return Ok(());
+            }
+            Err(e) => return Err(e),
+        };
+        let meta = file.metadata()?;
+        let id = file_id(&meta);
+        let from = match self.seen {
+            Some((seen, read)) if id.is_some_and(|id| id == seen) && meta.len() >= read => read,
+            _ => {
+                self.entries.clear();
+                0
+            }
+        };
+        let mut bytes = Vec::new();
+        file.seek(SeekFrom::Start(from))?;
+        file.read_to_end(&mut bytes)?;
+        add_lines(&mut self.entries, &String::from_utf8_lossy(&bytes));
+        self.seen = id.map(|id| (id, from + bytes.len() as u64));
+        Ok(())
     }
 
     /// The entry that lets a rerun skip this input: same identity and config, complete, and
@@ -206,15 +243,21 @@ impl Manifest {
             .map(serde_json::to_vec)
             .transpose()
             .map_err(io::Error::other)?;
-        self.locked(|| {
+        let lock = self.lock()?;
+        let result = self.read_new().and_then(|()| {
             append_line(&self.path, line)?;
-            match timing_line {
-                Some(line) => append_line(&self.timings_path(), line),
-                None => Ok(()),
+            self.entries.insert(entry.identity.path.clone(), entry);
+            // Under the lock nobody else appended: what is there now has been read.
+            self.read_new()?;
+            // A log, not an output: a timing that cannot be written (a full disk) fails
+            // nothing; the input's line is in place.
+            if let Some(line) = timing_line {
+                let _ = append_line(&self.timings_path(), line);
             }
-        })?;
-        self.entries.insert(entry.identity.path.clone(), entry);
-        Ok(())
+            Ok(())
+        });
+        drop(lock);
+        result
     }
 
     fn timings_path(&self) -> std::path::PathBuf {
@@ -225,24 +268,20 @@ impl Manifest {
     /// atomically, keeping the lines other processes appended meanwhile; and the timings log
     /// with the latest timing of each output the manifest names, in the same order.
     pub fn compact(&mut self) -> io::Result<()> {
-        let entries = self.locked(|| {
-            let entries = match fs::read_to_string(&self.path) {
-                Ok(text) => parse_manifest(&text),
-                Err(e) if e.kind() == io::ErrorKind::NotFound => BTreeMap::new(),
-                Err(e) => return Err(e),
-            };
+        let lock = self.lock()?;
+        let result = self.read_new().and_then(|()| {
             let dir = self.path.parent().unwrap_or(Path::new("."));
             let mut out = AtomicFile::create(dir, MANIFEST)?;
-            for entry in entries.values() {
+            for entry in self.entries.values() {
                 serde_json::to_writer(&mut out, entry).map_err(io::Error::other)?;
                 out.write_all(b"\n")?;
             }
             out.finish()?;
-            compact_timings(dir, &self.timings_path(), entries.values())?;
-            Ok(entries)
-        })?;
-        self.entries = entries;
-        Ok(())
+            compact_timings(dir, &self.timings_path(), self.entries.values())?;
+            self.read_new()
+        });
+        drop(lock);
+        result
     }
 
     /// The latest line of the input whose canonical path is `path`, whatever its state.
@@ -294,6 +333,21 @@ fn compact_timings<'a>(
     }
     out.finish()?;
     Ok(())
+}
+
+/// What tells one file from another of the same name (device and inode); `None` where the
+/// platform does not say, and the whole file is read each time.
+type FileId = (u64, u64);
+
+#[cfg(unix)]
+fn file_id(meta: &fs::Metadata) -> Option<FileId> {
+    use std::os::unix::fs::MetadataExt;
+    Some((meta.dev(), meta.ino()))
+}
+
+#[cfg(not(unix))]
+fn file_id(_meta: &fs::Metadata) -> Option<FileId> {
+    None
 }
 
 fn ends_with_newline(path: &Path) -> bool {
@@ -366,10 +420,9 @@ mod tests {
         assert!(serde_json::from_str::<ManifestEntry>(text.lines().next().unwrap()).is_ok());
     }
 
-    #[test]
-    fn compaction_keeps_lines_of_another_process() {
-        let dir = tempfile::tempdir().unwrap();
-        let entry = |path: &str| ManifestEntry {
+    /// A `complete` line of the input at `path` (its canonical path too) and its output.
+    fn complete_line(path: &str, output: &str, sha256: &str) -> ManifestEntry {
+        ManifestEntry {
             input: path.into(),
             identity: InputIdentity {
                 path: path.into(),
@@ -377,8 +430,8 @@ mod tests {
                 mtime_ns: 1,
                 etag: None,
             },
-            output: format!("{path}.jsonl.zst"),
-            output_sha256: String::new(),
+            output: output.into(),
+            output_sha256: sha256.into(),
             output_bytes: 0,
             counts: Counts::default(),
             status: "complete".into(),
@@ -387,12 +440,23 @@ mod tests {
             tool_version: "t".into(),
             config_hash: "c".into(),
             settings: BTreeMap::new(),
-        };
+        }
+    }
+
+    #[test]
+    fn compaction_keeps_lines_of_another_process() {
+        let dir = tempfile::tempdir().unwrap();
+        let entry = |path: &str| complete_line(path, &format!("{path}.jsonl.zst"), "");
         // Two jobs open the same directory, each appends its own input.
         let mut a = Manifest::open(dir.path()).unwrap();
         let mut b = Manifest::open(dir.path()).unwrap();
         a.append(entry("/in/a")).unwrap();
         b.append(entry("/in/b")).unwrap();
+        // Each sees the other's line once it reads again (b read a's line when appending).
+        assert!(b.latest("/in/a").is_some());
+        assert!(a.latest("/in/b").is_none());
+        a.refresh().unwrap();
+        assert!(a.latest("/in/b").is_some());
         // Job a compacts knowing only its own entry: b's line must survive.
         a.compact().unwrap();
         b.compact().unwrap();
@@ -403,6 +467,10 @@ mod tests {
             .collect();
         assert_eq!(inputs, ["/in/a", "/in/b"]);
         assert_eq!(a.entries().count(), 2);
+        // After b's compaction replaced the file, a's next read takes the new file whole.
+        b.append(entry("/in/c")).unwrap();
+        a.refresh().unwrap();
+        assert_eq!(a.entries().count(), 3);
     }
 
     /// Timings are compacted with the manifest: the latest line of each output whose SHA-256
@@ -410,25 +478,8 @@ mod tests {
     #[test]
     fn timings_follow_the_manifest_through_compaction() {
         let dir = tempfile::tempdir().unwrap();
-        let entry = |path: &str, sha: &str| ManifestEntry {
-            input: path.into(),
-            identity: InputIdentity {
-                path: path.into(),
-                size: 1,
-                mtime_ns: 1,
-                etag: None,
-            },
-            output: format!("{}.jsonl.zst", &path[4..]),
-            output_sha256: sha.into(),
-            output_bytes: 0,
-            counts: Counts::default(),
-            status: "complete".into(),
-            error: None,
-            error_offset: None,
-            tool_version: "t".into(),
-            config_hash: "c".into(),
-            settings: BTreeMap::new(),
-        };
+        let entry =
+            |path: &str, sha: &str| complete_line(path, &format!("{}.jsonl.zst", &path[4..]), sha);
         let timing = |e: &ManifestEntry, started: f64| InputTiming {
             input: e.input.clone(),
             output: e.output.clone(),

@@ -114,6 +114,41 @@ pub struct RunConfig {
     pub filters: DocFilters,
     /// How remote inputs are read (retries, timeouts, S3 endpoint and credentials).
     pub remote: RemoteOptions,
+    /// Asks the run to stop (the CLI sets it on SIGTERM or Ctrl-C). Not a setting: it
+    /// changes no byte of what is written, only how much.
+    pub stop: StopSignal,
+}
+
+/// A request to stop a run cleanly, shared by its clones: the signal's number (or any
+/// non-zero reason) once set. A run that sees it starts no new input, drops the inputs it is
+/// reading (their temporary files go; no manifest line, so the next run reads them again)
+/// and keeps every input it finished.
+#[derive(Debug, Clone, Default)]
+pub struct StopSignal(std::sync::Arc<std::sync::atomic::AtomicUsize>);
+
+impl StopSignal {
+    /// Sets the request, with why (a signal number; not 0).
+    pub fn stop(&self, reason: usize) {
+        self.0
+            .store(reason.max(1), std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The reason given, once stopped.
+    pub fn reason(&self) -> Option<usize> {
+        match self.0.load(std::sync::atomic::Ordering::Relaxed) {
+            0 => None,
+            n => Some(n),
+        }
+    }
+
+    pub fn is_set(&self) -> bool {
+        self.reason().is_some()
+    }
+
+    /// The shared cell itself (for a signal handler that stores into it).
+    pub fn cell(&self) -> std::sync::Arc<std::sync::atomic::AtomicUsize> {
+        std::sync::Arc::clone(&self.0)
+    }
 }
 
 /// Records and documents a run keeps: a page over a size budget is skipped as `over_budget`
@@ -336,6 +371,7 @@ impl RunConfig {
             site_memory_bytes: crate::sites::DEFAULT_SITE_MEMORY_BYTES,
             filters: DocFilters::default(),
             remote: RemoteOptions::default(),
+            stop: StopSignal::default(),
         }
     }
 

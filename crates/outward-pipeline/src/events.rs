@@ -8,6 +8,7 @@
 //! decision).
 
 use outward_base::counts::SkipReason;
+use outward_output::lock::Holder;
 use std::io;
 use std::path::Path;
 use std::sync::atomic::AtomicU64;
@@ -40,6 +41,18 @@ pub enum Event<'a> {
     SiteLookupsFailed(SiteLookupsFailed<'a>),
     SettingsChanged(SettingsChanged<'a>),
     StaleOutputRemoved(StaleOutputRemoved<'a>),
+    WaitingForLock(WaitingForLock<'a>),
+}
+
+/// Another process holds the lock of what this one is about to write (an input's output in
+/// a shared directory, a site store): this one waits for it.
+#[derive(Debug)]
+pub struct WaitingForLock<'a> {
+    /// What waits: the input, or the store.
+    pub what: &'a Path,
+    pub lock: &'a Path,
+    /// The holder its lock file names, `None` when it does not (yet) name one.
+    pub holder: Option<&'a Holder>,
 }
 
 /// An input done before with other settings is read again: its output is rewritten.
@@ -242,6 +255,20 @@ impl std::fmt::Display for Event<'_> {
                     r.input.display(),
                     r.removed,
                     r.output
+                ),
+            },
+            Event::WaitingForLock(w) => match w.holder {
+                Some(holder) => write!(
+                    f,
+                    "{}: waiting for {}, held by {holder}",
+                    w.what.display(),
+                    w.lock.display()
+                ),
+                None => write!(
+                    f,
+                    "{}: waiting for {}, held by another process",
+                    w.what.display(),
+                    w.lock.display()
                 ),
             },
             Event::SiteLookupsFailed(e) => write!(

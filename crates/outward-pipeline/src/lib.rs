@@ -34,8 +34,8 @@ pub mod stream;
 pub mod worker;
 
 pub use config::{
-    DocFilters, RunConfig, SetupError, SiteSource, TOOL_VERSION, favor_option, method_options,
-    worker_pool,
+    DocFilters, RunConfig, SetupError, SiteSource, StopSignal, TOOL_VERSION, favor_option,
+    method_options, worker_pool,
 };
 pub use events::{Event, FractionHistogram, Progress, Reporter, Silent};
 pub use input::{resolve_inputs, select_shard};

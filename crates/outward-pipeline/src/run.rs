@@ -14,7 +14,7 @@ use crate::config::{
 };
 use crate::events::{
     Event, FractionHistogram, InputPartial, InputRetried, ManifestNotCompacted, Progress, Reporter,
-    SettingsChanged, SiteStoreUpdated, StaleOutputRemoved,
+    SettingsChanged, SiteStoreUpdated, StaleOutputRemoved, WaitingForLock,
 };
 use crate::input::{check_distinct_stems, input_source, open_input};
 use crate::site_memory::site_memory;
@@ -23,6 +23,7 @@ use crate::stream::{DocSink, ExtractedText, Stages, StreamResult, TextCollector,
 use outward_core::site::SampleNeeds;
 use outward_output::atomic::remove_stale_temp_files;
 use outward_output::format::{FORMATS, OutputFormat, OutputOptions};
+use outward_output::lock::{acquire, remove_stale_locks};
 use outward_output::manifest::{InputIdentity, MANIFEST, Manifest, ManifestEntry};
 use outward_output::output_stem;
 use outward_output::timings::{InputTiming, millis};
@@ -31,6 +32,10 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// How the lock file of an input's output ends (`.STEM.output.lock`; never `.manifest.lock`,
+/// whatever the stem).
+const OUTPUT_LOCK: &str = ".output.lock";
 
 /// What an input without a single record is called wherever it is reported (`status: empty`).
 pub const EMPTY_INPUT: &str =
@@ -58,6 +63,10 @@ pub enum InputOutcome {
     Reused(ManifestEntry),
     /// Could not be processed at all (open or write failure).
     Failed(String),
+    /// The run was asked to stop ([`crate::StopSignal`]) before this input was done:
+    /// `started` when its reading had begun (what was written of it is gone); no manifest
+    /// line, so the next run reads it.
+    Stopped { started: bool },
 }
 
 impl InputReport {
@@ -81,7 +90,7 @@ impl InputReport {
     pub fn entry(&self) -> Option<&ManifestEntry> {
         match &self.outcome {
             InputOutcome::Done { entry, .. } | InputOutcome::Reused(entry) => Some(entry),
-            InputOutcome::Failed(_) => None,
+            InputOutcome::Failed(_) | InputOutcome::Stopped { .. } => None,
         }
     }
 }
@@ -104,6 +113,7 @@ pub fn run(
         SetupError::OutputDir(config.output.clone(), e)
     })?;
     remove_stale_temp_files(&config.output);
+    remove_stale_locks(&config.output, OUTPUT_LOCK);
     check_distinct_stems(inputs)?;
     let manifest = Mutex::new(
         Manifest::open(&config.output)
@@ -148,7 +158,11 @@ pub fn run(
                 loop {
                     let i = next_input.fetch_add(1, Ordering::Relaxed);
                     let Some(input) = inputs.get(i) else { break };
-                    let outcome = run_input(input, &shared);
+                    let outcome = if config.stop.is_set() {
+                        InputOutcome::Stopped { started: false }
+                    } else {
+                        run_input(input, &shared)
+                    };
                     progress.inputs_done.fetch_add(1, Ordering::Relaxed);
                     reports.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(InputReport {
                         input: input.clone(),
@@ -170,12 +184,26 @@ pub fn run(
     if let Some(memory) = &memory {
         memory.report_failures(reporter);
     }
-    if let Some(path) = update_store {
+    if let Some(path) = update_store.filter(|_| config.stop.is_set()) {
+        // Pages of inputs it dropped are among what it learned: adding them would count
+        // them twice once the next run reads those inputs again.
+        let stopped: io::Result<u64> = Err(io::Error::other(
+            "the run was stopped; the next run that finishes adds its pages",
+        ));
+        reporter.report(&Event::SiteStoreUpdated(SiteStoreUpdated {
+            store: path,
+            pages: 0,
+            result: &stopped,
+        }));
+    } else if let Some(path) = update_store {
         // The store as it is now (another job may have written it), plus what this run saw.
         let mut learned = site_updates.into_inner().unwrap_or_else(|e| e.into_inner());
         let pages = learned.pages();
-        let result = StoreReader::open(path)
-            .and_then(|store| learned.write(path, &[&store], crate::sites::EVERY_HOST))
+        let result = crate::sites::lock_store(path, "outward run --sites-update", reporter)
+            .and_then(|_writing| {
+                let store = StoreReader::open(path)?;
+                learned.write(path, &[&store], crate::sites::EVERY_HOST)
+            })
             .map(|summary| summary.bytes);
         reporter.report(&Event::SiteStoreUpdated(SiteStoreUpdated {
             store: path,
@@ -268,6 +296,38 @@ fn read_input(input: &Path, shared: &RunShared) -> (InputOutcome, Option<InputId
         }
         m.latest(&identity.path).cloned()
     };
+    // One writer per output at a time: a second run sharing the directory waits here, then
+    // finds the input done (the same settings) or writes it after the first.
+    let lock = config.output.join(format!(".{stem}{OUTPUT_LOCK}"));
+    let _writing = match acquire(&lock, "outward run", &mut |holder| {
+        stages
+            .reporter
+            .report(&Event::WaitingForLock(WaitingForLock {
+                what: input,
+                lock: &lock,
+                holder,
+            }))
+    }) {
+        Ok(held) => held,
+        Err(e) => return failed(format!("cannot lock {}: {e}", lock.display())),
+    };
+    let previous = {
+        let mut m = manifest.lock().unwrap_or_else(|e| e.into_inner());
+        if let Err(e) = m.refresh() {
+            return failed(format!("cannot read manifest: {e}"));
+        }
+        let latest = m.latest(&identity.path).cloned();
+        if !config.force
+            && latest != previous
+            && let Some(entry) = m.reusable(&config.output, &identity, config_hash)
+        {
+            let entry = entry.clone();
+            drop(m);
+            remove_stale_outputs(input, &stem, &entry.output, shared);
+            return (InputOutcome::Reused(entry), Some(identity));
+        }
+        latest
+    };
     // A file that is neither WARC nor ARC (or one of WET or WAT records: no page to extract)
     // gets no output; its manifest line says it failed (`run_input`), so a rerun tries it
     // again. ARC files are read like WARC files (the reader dispatches on the same sniff).
@@ -305,7 +365,13 @@ fn read_input(input: &Path, shared: &RunShared) -> (InputOutcome, Option<InputId
         Ok(w) => w,
         Err(e) => return failed(format!("cannot create output: {e}")),
     };
-    let result = match stream_input(input, &opened.source, stages, &mut sink) {
+    let result = stream_input(input, &opened.source, stages, &mut sink);
+    if config.stop.is_set() {
+        // Dropped unfinished: the temporary file goes with the sink.
+        drop(sink);
+        return (InputOutcome::Stopped { started: true }, Some(identity));
+    }
+    let result = match result {
         Ok(r) => r,
         Err(e) => return failed(e.to_string()),
     };
@@ -502,6 +568,7 @@ mod tests {
                 Event::SiteLookupsFailed(_) => "site lookups",
                 Event::SettingsChanged(_) => "settings",
                 Event::StaleOutputRemoved(_) => "removed",
+                Event::WaitingForLock(_) => "waiting",
             };
             self.0.lock().unwrap().push(format!("{kind}: {event}"));
         }

@@ -32,6 +32,7 @@ use outward_core::site::store::{
 };
 use outward_core::site::{PagePrints, SampleNeeds, SiteContext, SiteContexts};
 use outward_output::atomic::AtomicFile;
+use outward_output::lock::{HeldLock, acquire, lock_path};
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, HashMap};
 use std::fs::File;
@@ -39,6 +40,31 @@ use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+
+/// Takes the lock of the store at `path` (`.NAME.lock` beside it) for `what`: each writer of
+/// a store holds it from before it reads the store it replaces (`--sites-update`, `sites
+/// merge` into one of its inputs) until the new file is in place, so two writers never lose
+/// each other's pages. A writer that has to wait says whom it waits for through `reporter`.
+pub fn lock_store(
+    path: &Path,
+    what: &str,
+    reporter: &dyn crate::events::Reporter,
+) -> io::Result<HeldLock> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "store".to_string());
+    let lock = lock_path(store_dir(path), &name);
+    acquire(&lock, what, &mut |holder| {
+        reporter.report(&crate::events::Event::WaitingForLock(
+            crate::events::WaitingForLock {
+                what: path,
+                lock: &lock,
+                holder,
+            },
+        ))
+    })
+}
 
 /// zstd level of store blocks. A nightly `--sites-update` rewrites the whole store, so
 /// writing speed counts: level 3 makes stores 3-5% larger than level 9 (dev sets, 64 KiB

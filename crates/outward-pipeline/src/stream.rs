@@ -202,7 +202,7 @@ pub(crate) fn fan_out<T: Send>(
                     }
                 };
                 for item in reader.by_ref() {
-                    if stop.load(Ordering::Relaxed) {
+                    if stop.load(Ordering::Relaxed) || config.stop.is_set() {
                         break;
                     }
                     progress.records.fetch_add(1, Ordering::Relaxed);

@@ -1,7 +1,7 @@
 //! A small HTTP/1.1 file server on 127.0.0.1 for tests of remote inputs: serves fixed objects
 //! by path, honours `Range: bytes=N-` / `bytes=N-M` (206 with `Content-Range`), `HEAD`,
 //! `If-Match` (412), and can misbehave on purpose ([`Faults`]): drop the connection after some
-//! body bytes, answer 503 first or after a while, ignore ranges, refuse `HEAD`. It also answers S3-style path requests
+//! body bytes, answer 503 first, after a while or every so often, ignore ranges, refuse `HEAD`. It also answers S3-style path requests
 //! (`/bucket/key?X-Amz-...`): the query is ignored, so presigned URLs work against it.
 //!
 //! One thread per connection, one request per connection (`Connection: close`); every request
@@ -26,6 +26,12 @@ pub struct Faults {
     pub down_after: Option<usize>,
     /// Answer `HEAD` 403, as a URL presigned for `GET` only does.
     pub refuse_head: bool,
+    /// Every this many-th request (any method) is answered 503, for as long as the server
+    /// runs (0: never): a flapping server.
+    pub unavailable_every: usize,
+    /// Every this many-th GET of a body closes the connection after `drop_after` body bytes
+    /// (0: never).
+    pub drop_every: usize,
 }
 
 #[derive(Debug, Clone)]
@@ -39,6 +45,10 @@ struct State {
     objects: BTreeMap<String, Object>,
     faults: Faults,
     requests: Vec<String>,
+    /// GET requests so far.
+    gets: usize,
+    /// Requests answered 503 or cut short on purpose.
+    faulted: usize,
 }
 
 /// A running server; it stops accepting when dropped (the listener thread exits on the next
@@ -92,6 +102,11 @@ impl TestServer {
         format!("http://{}", self.addr)
     }
 
+    /// Requests answered 503 or cut short on purpose so far.
+    pub fn faulted(&self) -> usize {
+        self.lock().faulted
+    }
+
     /// Every request so far: `METHOD PATH range=VALUE` (range `-` when absent).
     pub fn requests(&self) -> Vec<String> {
         self.lock().requests.clone()
@@ -127,15 +142,25 @@ fn serve(conn: TcpStream, state: &Mutex<State>) -> std::io::Result<()> {
             "{method} {path} range={}",
             range.as_deref().unwrap_or("-")
         ));
-        let unavailable =
-            s.faults.unavailable > 0 || s.faults.down_after.is_some_and(|n| s.requests.len() > n);
+        let nth = s.requests.len();
+        let unavailable = s.faults.unavailable > 0
+            || s.faults.down_after.is_some_and(|n| nth > n)
+            || (s.faults.unavailable_every > 0 && nth.is_multiple_of(s.faults.unavailable_every));
         if s.faults.unavailable > 0 {
             s.faults.unavailable -= 1;
         }
-        let drop_now = !unavailable && method == "GET" && s.faults.drops > 0;
-        if drop_now {
+        if method == "GET" {
+            s.gets += 1;
+        }
+        let gets = s.gets;
+        let drop_now = !unavailable
+            && method == "GET"
+            && (s.faults.drops > 0
+                || (s.faults.drop_every > 0 && gets.is_multiple_of(s.faults.drop_every)));
+        if drop_now && s.faults.drops > 0 {
             s.faults.drops -= 1;
         }
+        s.faulted += usize::from(unavailable || drop_now);
         (
             s.objects.get(&path).cloned(),
             s.faults.clone(),

@@ -3,36 +3,13 @@
 
 use super::write_synth;
 use crate::common::{
-    OUTWARD, code, describe, docs, files_in, manifest, outward, peak_rss_kib_of, run_into, sample,
+    OUTWARD, TinyDisk, code, describe, docs, files_in, manifest, outward, peak_rss_kib_of,
+    run_into, sample,
 };
 use outward_testkit::{self as testkit, SynthOptions};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::Path;
+use std::process::Command;
 use std::time::Instant;
-
-/// A tmpfs mounted for one test, unmounted when dropped (also when the test panics).
-struct TinyDisk(PathBuf);
-
-impl TinyDisk {
-    /// Mounts a tmpfs of `size` at `dir`; `None` where this machine does not let the test
-    /// mount one (no privilege, no `mount`).
-    fn mount(dir: &Path, size: &str) -> Option<TinyDisk> {
-        std::fs::create_dir_all(dir).ok()?;
-        let ok = Command::new("mount")
-            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
-            .arg(dir)
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success());
-        ok.then(|| TinyDisk(dir.to_path_buf()))
-    }
-}
-
-impl Drop for TinyDisk {
-    fn drop(&mut self) {
-        let _ = Command::new("umount").arg(&self.0).status();
-    }
-}
 
 /// #10, faults around the output: a disk that fills up while an input's shard is written
 /// fails that input cleanly — no shard under its final name, no temporary file left behind

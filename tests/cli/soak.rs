@@ -1,0 +1,646 @@
+//! The nightly flow under fire (#42): `outward run` over many inputs of mixed formats,
+//! `sites build` and `sites merge`, hit at seeded random moments by SIGKILL, by a second
+//! process on the same output directory or store, and by a disk that fills; after every
+//! fault the directory holds nothing silently complete, and after a rerun it converges to
+//! exactly the bytes of one clean run. A SIGTERM stops a run cleanly: exit 143, what it did
+//! said, no temporary file or lock left.
+//!
+//! The short form ([`soak_short`], part of `make check`: ≥ 20 kills, a few collisions and
+//! disk-full events, seconds) and the full one (`make soak`: [`soak_full`], `#[ignore]`d,
+//! ≥ 200 kills, ≥ 20 collisions and ≥ 20 disk-full events) are the same harness with other
+//! counts. `SOAK_SEED` replays a seed; the tally and the seed are printed.
+
+use crate::common::{TinyDisk, files_in, manifest_lines, outward, shared_data};
+use outward_testkit::http_server::{Faults, TestServer};
+use outward_testkit::{self as testkit, Compression, SynthOptions};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+/// How much of each fault a soak injects.
+struct Plan {
+    inputs: usize,
+    kills: usize,
+    /// SIGTERMs: clean stops.
+    terms: usize,
+    /// Inputs served over HTTP by a flapping server.
+    remote: usize,
+    collisions: usize,
+    disk_fills: usize,
+    store_kills: usize,
+}
+
+/// What a soak did, for its report.
+#[derive(Debug, Default)]
+struct Tally {
+    kills: usize,
+    terms: usize,
+    /// Requests of remote inputs answered 503 or cut short.
+    remote_faults: usize,
+    collisions: usize,
+    disk_fills: usize,
+    store_kills: usize,
+    runs: usize,
+    documents: usize,
+}
+
+/// xorshift64*: the seeded choices of a soak.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+
+    /// A duration up to `max`.
+    fn upto(&mut self, max: Duration) -> Duration {
+        max.mul_f64(self.below(10_001) as f64 / 10_000.0)
+    }
+}
+
+fn seed() -> u64 {
+    std::env::var("SOAK_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0x5eed_0042)
+}
+
+/// The inputs: synthetic crawl files in `.warc.gz`, `.warc` and `.warc.zst`, of seeded
+/// sizes, plus the shared ARC sample when `../shared` is there.
+fn write_inputs(dir: &Path, n: usize, rng: &mut Rng) {
+    std::fs::create_dir_all(dir).unwrap();
+    for i in 0..n {
+        let compression = [Compression::Gzip, Compression::None, Compression::Zstd][i % 3];
+        let options = SynthOptions {
+            pages: 4 + rng.below(20) as usize,
+            min_bytes: 2 << 10,
+            max_bytes: 24 << 10,
+            compression,
+            ..SynthOptions::default()
+        };
+        let synth = testkit::synthetic_warc(1000 + i as u64, &options);
+        let name = format!("part-{i:03}{}", compression.extension());
+        std::fs::write(dir.join(name), &synth.bytes).unwrap();
+    }
+    if let Some(arc) = shared_data("samples/real/webrecorder+pywb/example.arc.gz") {
+        std::fs::copy(arc, dir.join("example.arc.gz")).unwrap();
+    }
+}
+
+/// `outward ARGS`, its output to nowhere (a soak spawns hundreds).
+fn spawn(args: &[&std::ffi::OsStr]) -> Child {
+    outward()
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits for `child`; its exit code, and what it printed (stdout, then stderr).
+fn finish(child: Child) -> (Option<i32>, String) {
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+    )
+}
+
+/// The inputs a run's summary says it processed (`N processed`).
+fn processed(printed: &str) -> usize {
+    printed
+        .split_once(" processed,")
+        .and_then(|(before, _)| before.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no summary in {printed}"))
+}
+
+/// Inputs of `out` that a run still has to write: those without a complete manifest line.
+fn pending(out: &Path, inputs: &Inputs) -> usize {
+    let text = std::fs::read_to_string(out.join("manifest.jsonl")).unwrap_or_default();
+    let done: std::collections::BTreeSet<String> = text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|l| l["status"] == "complete")
+        .map(|l| l["output"].as_str().unwrap().to_string())
+        .collect();
+    inputs.count() - done.len()
+}
+
+/// SIGTERMs `child` after `after` unless it ended before, and waits for it: `Some` (its exit
+/// code and what it printed) when the signal found it running. A clean stop: exit 143, the
+/// stop said, nothing half-written (no temporary file, no lock) in `out`.
+fn terminate_after(child: Child, after: Duration, out: &Path, when: &str) -> bool {
+    let deadline = Instant::now() + after;
+    let mut child = child;
+    while Instant::now() < deadline {
+        if child.try_wait().unwrap().is_some() {
+            let _ = finish(child);
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let running = child.try_wait().unwrap().is_none();
+    let _ = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+    let (code, printed) = finish(child);
+    // It ended before the signal came, or the signal came before it set its handler (its
+    // first milliseconds): the default action, a kill like the others.
+    if !running || code == Some(0) || code.is_none() {
+        return false;
+    }
+    assert_eq!(code, Some(143), "{when}: SIGTERM: {printed}");
+    assert!(
+        printed.contains("stopped by SIGTERM: "),
+        "{when}: {printed}"
+    );
+    let left: Vec<String> = files_in(out)
+        .into_iter()
+        .filter(|f| f.contains(".tmp-") || (f.ends_with(".lock") && f != ".manifest.lock"))
+        .collect();
+    assert!(left.is_empty(), "{when}: SIGTERM left {left:?}");
+    true
+}
+
+/// SIGKILLs `child` after `after` unless it ended before; true when it was killed running.
+fn kill_after(mut child: Child, after: Duration) -> bool {
+    let deadline = Instant::now() + after;
+    while Instant::now() < deadline {
+        if child.try_wait().unwrap().is_some() {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let running = child.try_wait().unwrap().is_none();
+    let _ = child.kill();
+    let _ = child.wait();
+    running
+}
+
+/// The inputs of a soak: a directory of files, and URLs of a local server that drops
+/// connections and answers 503 every so often.
+struct Inputs {
+    dir: std::path::PathBuf,
+    urls: Vec<String>,
+}
+
+impl Inputs {
+    fn count(&self) -> usize {
+        files_in(&self.dir).len() + self.urls.len()
+    }
+}
+
+fn run_args<'a>(out: &'a Path, inputs: &'a Inputs) -> Vec<&'a std::ffi::OsStr> {
+    let mut args: Vec<&std::ffi::OsStr> = vec![
+        "run".as_ref(),
+        "--threads".as_ref(),
+        "2".as_ref(),
+        // The flapping server is local: retry at once (0.5 s would make minutes of a soak).
+        "--retry-wait".as_ref(),
+        "0.01".as_ref(),
+        "-o".as_ref(),
+        out.as_os_str(),
+        inputs.dir.as_os_str(),
+    ];
+    args.extend(inputs.urls.iter().map(|u| std::ffi::OsStr::new(u.as_str())));
+    args
+}
+
+/// The files of a clean run's directory that must come out byte for byte: every file but
+/// the timings log (a log of the runs) and the manifest's lock.
+fn outputs(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    files_in(dir)
+        .into_iter()
+        .filter(|f| f != "timings.jsonl" && f != ".manifest.lock")
+        .map(|f| {
+            let bytes = std::fs::read(dir.join(&f)).unwrap();
+            (f, bytes)
+        })
+        .collect()
+}
+
+/// What must hold after any fault, before a rerun: every manifest line that says `complete`
+/// names an output byte-identical to the clean run's and is the clean run's line (nothing
+/// silently complete); every shard under its final name is the clean run's (a shard is
+/// renamed into place only when whole).
+fn check_partial_state(out: &Path, clean: &BTreeMap<String, Vec<u8>>, when: &str) {
+    let clean_lines: BTreeMap<String, Value> = clean["manifest.jsonl"]
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| {
+            let v: Value = serde_json::from_slice(l).unwrap();
+            (v["output"].as_str().unwrap().to_string(), v)
+        })
+        .collect();
+    // A line torn by a kill or a full disk is skipped, as every reader of the manifest does.
+    let text = std::fs::read_to_string(out.join("manifest.jsonl")).unwrap_or_default();
+    {
+        for line in text
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        {
+            let output = line["output"].as_str().unwrap_or("");
+            if line["status"] == "complete" {
+                assert_eq!(
+                    Some(&line),
+                    clean_lines.get(output),
+                    "{when}: a complete line differs from the clean run's"
+                );
+                assert!(
+                    std::fs::read(out.join(output)).ok().as_ref() == clean.get(output),
+                    "{when}: {output} named complete but not the clean run's bytes"
+                );
+            }
+        }
+    }
+    for name in files_in(out) {
+        if name.ends_with(".jsonl.zst") {
+            assert!(
+                Some(&std::fs::read(out.join(&name)).unwrap()) == clean.get(&name),
+                "{when}: {name} under its final name differs from the clean run's"
+            );
+        }
+    }
+}
+
+/// After a clean finish: the clean run's bytes, no temporary file, no lock left.
+fn check_converged(out: &Path, clean: &BTreeMap<String, Vec<u8>>, when: &str) {
+    let got = outputs(out);
+    let names = |m: &BTreeMap<String, Vec<u8>>| m.keys().cloned().collect::<Vec<_>>();
+    assert_eq!(
+        names(&got),
+        names(clean),
+        "{when}: the files of the directory"
+    );
+    for (name, bytes) in clean {
+        assert!(
+            &got[name] == bytes,
+            "{when}: {name} differs from the clean run's"
+        );
+    }
+}
+
+/// Runs `args` to its end and asserts it succeeded.
+fn complete(args: &[&std::ffi::OsStr], when: &str) {
+    let (code, err) = finish(spawn(args));
+    assert_eq!(code, Some(0), "{when}: {err}");
+}
+
+fn soak(plan: &Plan) -> Tally {
+    let seed = seed();
+    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let mut tally = Tally::default();
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let dir = t.join("in");
+    write_inputs(&dir, plan.inputs, &mut rng);
+    // Remote inputs, from a server that fails now and then: the reader retries and resumes
+    // by byte range, so a run gives the same bytes.
+    let server = TestServer::start(Faults {
+        unavailable_every: 13,
+        drop_every: 7,
+        drop_after: 3000,
+        ..Faults::default()
+    });
+    let urls = (0..plan.remote)
+        .map(|i| {
+            let options = SynthOptions {
+                pages: 6,
+                min_bytes: 2 << 10,
+                max_bytes: 24 << 10,
+                ..SynthOptions::default()
+            };
+            let path = format!("/crawl/remote-{i:02}.warc.gz");
+            server.put(
+                &path,
+                testkit::synthetic_warc(500 + i as u64, &options).bytes,
+            );
+            server.url(&path)
+        })
+        .collect();
+    let inputs = Inputs { dir, urls };
+
+    // The clean run, and how long one takes (kills land anywhere in it).
+    let clean_dir = t.join("clean");
+    let started = Instant::now();
+    complete(&run_args(&clean_dir, &inputs), "the clean run");
+    let run_time = started.elapsed();
+    let clean = outputs(&clean_dir);
+    tally.documents = manifest_lines(&clean_dir)
+        .iter()
+        .map(|l| l["counts"]["written"].as_u64().unwrap() as usize)
+        .sum();
+
+    // SIGKILL at random moments, now and then two runs at once (one of them killed, or
+    // both left to finish), each followed by the invariant; then a rerun to the end.
+    let out = t.join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    let mut collisions_left = plan.collisions;
+    while tally.kills < plan.kills || collisions_left > 0 || tally.terms < plan.terms {
+        let when = format!(
+            "seed {seed}: after {} kills, {} collisions",
+            tally.kills, tally.collisions
+        );
+        let args = run_args(&out, &inputs);
+        if collisions_left > 0 && (tally.kills >= plan.kills || rng.below(5) == 0) {
+            collisions_left -= 1;
+            tally.collisions += 1;
+            let todo = pending(&out, &inputs);
+            let first = spawn(&args);
+            std::thread::sleep(rng.upto(run_time / 2));
+            let second = spawn(&args);
+            if rng.below(2) == 0 {
+                tally.kills += usize::from(kill_after(first, rng.upto(run_time)));
+                let (code, err) = finish(second);
+                assert_eq!(code, Some(0), "{when}: the second of two runs: {err}");
+            } else {
+                // Never two writers of one output: between them, the two runs write each
+                // input that was not done exactly once (the second waits for the first's
+                // lock, then finds its line).
+                let mut written = 0;
+                for child in [first, second] {
+                    let (code, printed) = finish(child);
+                    assert_eq!(code, Some(0), "{when}: two runs at once: {printed}");
+                    written += processed(&printed);
+                }
+                assert_eq!(written, todo, "{when}: inputs written by two runs at once");
+                check_converged(&out, &clean, &format!("{when}: two runs at once"));
+            }
+        } else {
+            // One run in four is forced: every shard written again beside the one in place.
+            let mut args = args.clone();
+            if rng.below(4) == 0 {
+                args.push("--force".as_ref());
+            }
+            let after = rng.upto(run_time * 6 / 5);
+            let killed = if tally.terms < plan.terms && rng.below(4) == 0 {
+                let stopped = terminate_after(spawn(&args), after, &out, &when);
+                tally.terms += usize::from(stopped);
+                stopped
+            } else {
+                let killed = kill_after(spawn(&args), after);
+                tally.kills += usize::from(killed);
+                killed
+            };
+            if !killed {
+                check_converged(&out, &clean, &format!("{when}: a run not killed"));
+                // Done: the next night starts from an empty directory, so kills find work.
+                std::fs::remove_dir_all(&out).unwrap();
+            }
+        }
+        tally.runs += 1;
+        if out.exists() {
+            check_partial_state(&out, &clean, &when);
+        }
+        // Now and then a rerun to the end in between: it converges from wherever it was.
+        if rng.below(4) == 0 {
+            complete(&args, &when);
+            check_converged(&out, &clean, &format!("{when}: rerun"));
+        }
+    }
+    complete(&run_args(&out, &inputs), "the last rerun");
+    check_converged(&out, &clean, &format!("seed {seed}: the end of the kills"));
+
+    // A disk that fills mid-shard: the output on a tmpfs with room for part of what a run
+    // writes, and a forced rerun (every shard written again beside the one in place); then
+    // room, and a rerun.
+    if plan.disk_fills > 0 {
+        let disk_dir = t.join("disk");
+        if let Some(disk) = TinyDisk::mount(&disk_dir, "64m") {
+            let out = disk_dir.join("out");
+            std::fs::create_dir_all(&out).unwrap();
+            let largest = clean.values().map(Vec::len).max().unwrap_or(0);
+            complete(&run_args(&out, &inputs), "the run on the tmpfs");
+            let mut attempts = 0;
+            while tally.disk_fills < plan.disk_fills {
+                attempts += 1;
+                assert!(
+                    attempts < 10 * plan.disk_fills,
+                    "seed {seed}: the disk never filled"
+                );
+                let when = format!("seed {seed}: disk fill {}", tally.disk_fills);
+                // What the files take on the disk (whole pages), and a seeded part of a run.
+                let used: u64 = files_in(&out)
+                    .iter()
+                    .map(|f| {
+                        use std::os::unix::fs::MetadataExt;
+                        std::fs::metadata(out.join(f)).map_or(0, |m| m.blocks() * 512)
+                    })
+                    .sum();
+                // A forced run replaces shard after shard: a shard's room is what it needs.
+                let room = rng.below(largest as u64 * 2);
+                let size_kib = (used + room).div_ceil(1024) + 16;
+                assert!(
+                    disk.resize(&format!("{size_kib}k")),
+                    "{when}: {size_kib} KiB"
+                );
+                let mut args = run_args(&out, &inputs);
+                args.push("--force".as_ref());
+                let (code, err) = finish(spawn(&args));
+                if code != Some(0) {
+                    tally.disk_fills += 1;
+                    assert!(
+                        matches!(code, Some(1) | Some(3)),
+                        "{when}: a full disk is a failed input, not {code:?}: {err}"
+                    );
+                }
+                check_partial_state(&out, &clean, &when);
+                assert!(disk.resize("64m"));
+                complete(&run_args(&out, &inputs), &when);
+                check_converged(&out, &clean, &format!("{when}: room again"));
+            }
+        } else {
+            eprintln!("soak: no disk-full events: cannot mount a tmpfs here");
+        }
+    }
+
+    // The site store's map and reduce: `sites build` and `sites merge` killed at random
+    // moments leave the store as it was or whole; reruns make the clean bytes.
+    if plan.store_kills > 0 {
+        let clean_store = t.join("clean.store");
+        let started = Instant::now();
+        complete(
+            &[
+                "sites".as_ref(),
+                "build".as_ref(),
+                "-o".as_ref(),
+                clean_store.as_os_str(),
+                inputs.dir.as_os_str(),
+            ],
+            "the clean store",
+        );
+        let build_time = started.elapsed();
+        let clean_store_bytes = std::fs::read(&clean_store).unwrap();
+        let clean_merged = t.join("clean-merged.store");
+        complete(
+            &[
+                "sites".as_ref(),
+                "merge".as_ref(),
+                "-o".as_ref(),
+                clean_merged.as_os_str(),
+                clean_store.as_os_str(),
+                clean_store.as_os_str(),
+            ],
+            "the clean merge",
+        );
+        let clean_merged_bytes = std::fs::read(&clean_merged).unwrap();
+        let store = t.join("stores").join("nightly.store");
+        let merged = t.join("stores").join("merged.store");
+        std::fs::create_dir_all(store.parent().unwrap()).unwrap();
+        let build: Vec<&std::ffi::OsStr> = vec![
+            "sites".as_ref(),
+            "build".as_ref(),
+            "-o".as_ref(),
+            store.as_os_str(),
+            inputs.dir.as_os_str(),
+        ];
+        let merge: Vec<&std::ffi::OsStr> = vec![
+            "sites".as_ref(),
+            "merge".as_ref(),
+            "-o".as_ref(),
+            merged.as_os_str(),
+            clean_store.as_os_str(),
+            clean_store.as_os_str(),
+        ];
+        let jobs = [
+            (&build, &store, &clean_store_bytes),
+            (&merge, &merged, &clean_merged_bytes),
+        ];
+        while tally.store_kills < plan.store_kills {
+            let when = format!("seed {seed}: store kill {}", tally.store_kills);
+            let (args, target, bytes) = jobs[rng.below(2) as usize];
+            tally.store_kills += usize::from(kill_after(spawn(args), rng.upto(build_time * 6 / 5)));
+            if let Ok(now) = std::fs::read(target) {
+                assert!(
+                    &now == bytes,
+                    "{when}: a store under its final name is whole"
+                );
+            }
+            if rng.below(3) == 0 {
+                complete(args, &when);
+                assert!(&std::fs::read(target).unwrap() == bytes, "{when}: rerun");
+            }
+        }
+        for (args, target, bytes) in jobs {
+            complete(args, "the last store rerun");
+            assert!(&std::fs::read(target).unwrap() == bytes);
+        }
+        let left: Vec<String> = files_in(store.parent().unwrap())
+            .into_iter()
+            .filter(|f| f.starts_with('.'))
+            .collect();
+        // A killed writer's temporary files are swept by the next writer of that directory;
+        // after the clean finishes, none is left (nor a lock).
+        assert!(
+            left.iter().all(|f| !f.ends_with(".lock")),
+            "seed {seed}: {left:?}"
+        );
+    }
+    tally.remote_faults = server.faulted();
+    eprintln!("soak: seed {seed}: {tally:?}");
+    tally
+}
+
+/// `make check`'s soak: ≥ 20 kills, collisions and disk-full events, in seconds.
+#[test]
+fn soak_short() {
+    let tally = soak(&Plan {
+        inputs: 14,
+        kills: 24,
+        terms: 4,
+        remote: 2,
+        collisions: 4,
+        disk_fills: 3,
+        store_kills: 4,
+    });
+    assert!(
+        tally.kills >= 20 && tally.collisions >= 4 && tally.terms >= 4 && tally.remote_faults > 0,
+        "{tally:?}"
+    );
+}
+
+/// `make soak`: the full counts of #42.
+#[test]
+#[ignore = "minutes: run by make soak"]
+fn soak_full() {
+    let tally = soak(&Plan {
+        inputs: 44,
+        kills: 200,
+        terms: 30,
+        remote: 6,
+        collisions: 24,
+        disk_fills: 24,
+        store_kills: 40,
+    });
+    assert!(
+        tally.kills >= 200 && tally.collisions >= 20 && tally.disk_fills >= 20,
+        "{tally:?}"
+    );
+}
+
+/// Two runs on one output directory: the second waits for the input's output lock, says
+/// which lock and who holds it, and then finds the input done instead of writing it again.
+#[test]
+fn a_second_run_on_one_output_waits_and_names_the_lock_holder() {
+    use outward_output::lock::acquire;
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    let input = crate::common::sample();
+    let lock = out.join(".sample.output.lock");
+    // This test holds the lock as a first run would while it writes sample.jsonl.zst.
+    let held = acquire(&lock, "outward run", &mut |_| panic!("free")).unwrap();
+    let second = spawn(&[
+        "run".as_ref(),
+        "-o".as_ref(),
+        out.as_os_str(),
+        input.as_os_str(),
+    ]);
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        !out.join("sample.jsonl.zst").exists(),
+        "nothing written while another holds the lock"
+    );
+    // The first run finishes: its shard and line in place (made here by a run into another
+    // directory, copied with its manifest line), then the lock let go.
+    let other = tmp.path().join("other");
+    complete(
+        &[
+            "run".as_ref(),
+            "-o".as_ref(),
+            other.as_os_str(),
+            input.as_os_str(),
+        ],
+        "the first run",
+    );
+    std::fs::copy(other.join("sample.jsonl.zst"), out.join("sample.jsonl.zst")).unwrap();
+    std::fs::copy(other.join("manifest.jsonl"), out.join("manifest.jsonl")).unwrap();
+    drop(held);
+    let (code, printed) = finish(second);
+    assert_eq!(code, Some(0), "{printed}");
+    assert!(
+        printed.contains(&format!(
+            "waiting for {}, held by outward run (pid {} on ",
+            lock.display(),
+            std::process::id()
+        )),
+        "{printed}"
+    );
+    assert_eq!(processed(&printed), 0, "it found the input done: {printed}");
+    assert!(printed.contains("1 unchanged"), "{printed}");
+    assert!(!lock.exists());
+}
