@@ -5,7 +5,7 @@ DEV := ../shared/data/dev
 PYENV := target/pyenv
 PIP_QUIET := --quiet --disable-pip-version-check
 
-.PHONY: run test check lint bench profile eval build test-build pyenv python-test filters-tables fuzz fuzz-smoke fuzz-build stress soak browser-test
+.PHONY: run test check lint bench profile eval build test-build pyenv python-test filters-tables fuzz fuzz-smoke fuzz-build stress soak soak-long browser-test
 
 build:
 	$(CARGO) build --release
@@ -128,6 +128,12 @@ stress:
 ## SOAK_SEED=N replays a seed. `make check` runs the short form (seconds).
 soak:
 	$(CARGO) test --release --workspace --test cli soak::soak_full -- --ignored --nocapture
+
+## The long run of #42: one `run --threads 2` over 5 GB of WARC (the dev sets repeated with
+## rewritten record ids): peak RSS and MB/s at every tenth of the input, and the documents
+## checked against one run over the dev sets, copy by copy. About 5 minutes; needs ../shared.
+soak-long: build pyenv
+	$(PYENV)/bin/python benches/soak_long.py --gb 5
 
 ## `outward report`'s page opened by a headless Chromium: no console error, no request leaving
 ## the file, a screenshot of the drawn page. Installs Debian's chromium first when it is
