@@ -77,7 +77,24 @@ fn the_page_counts_what_the_manifest_counts() {
         *languages.entry(l.to_string()).or_default() += 1;
     }
     assert_eq!(chart(&page, "languages"), languages);
-    for name in ["text-length", "nodes-fraction"] {
+    // The spread of language_score: every document once, in its tenth.
+    let mut tenths: BTreeMap<String, u64> = BTreeMap::new();
+    for d in &docs {
+        let score = d["metadata"]["language_score"].as_f64().unwrap_or(0.0);
+        let i = ((score * 10.0) as usize).min(9);
+        let hi = if i == 9 {
+            "1.0".to_string()
+        } else {
+            format!("0.{}", i + 1)
+        };
+        *tenths.entry(format!("0.{i} – {hi}")).or_default() += 1;
+    }
+    let drawn: BTreeMap<String, u64> = chart(&page, "language-score")
+        .into_iter()
+        .filter(|(_, n)| *n > 0)
+        .collect();
+    assert_eq!(drawn, tenths);
+    for name in ["text-length", "nodes-fraction", "language-score"] {
         assert_eq!(chart(&page, name).values().sum::<u64>(), written, "{name}");
     }
     let hosts = chart(&page, "hosts-documents");

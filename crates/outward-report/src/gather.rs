@@ -37,6 +37,8 @@ pub struct Gathered {
     /// Documents per language code (`none` when none was identified), with the sum of their
     /// `language_score`.
     pub languages: BTreeMap<String, (u64, f64)>,
+    /// Per language code, documents per tenth of their `language_score` (0..=9; 1.0 is in 9).
+    pub language_scores: BTreeMap<String, [u64; 10]>,
     /// Documents per power-of-two bucket of their text's characters (bucket `k`: `2^k ..
     /// 2^(k+1) - 1`).
     pub text_chars: BTreeMap<u32, u64>,
@@ -173,6 +175,8 @@ impl Gathered {
         let slot = self.languages.entry(language.clone()).or_default();
         slot.0 += 1;
         slot.1 += score;
+        let tenth = ((score.clamp(0.0, 1.0) * 10.0) as usize).min(9);
+        self.language_scores.entry(language.clone()).or_default()[tenth] += 1;
         *self.text_chars.entry(doubling_bucket(chars)).or_default() += 1;
         if let (Some(parsed), Some(total)) =
             (meta["nodes_parsed"].as_u64(), meta["nodes_total"].as_u64())

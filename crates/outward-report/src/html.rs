@@ -239,16 +239,56 @@ fn languages(p: &mut String, g: &Gathered) {
     let shown: Vec<(String, u64)> = items.iter().map(|(l, n, _)| (l.clone(), *n)).collect();
     p.push_str(&bars("languages", &shown, &|v| format!("{v} documents")));
     p.push_str(
-        "<table id=\"language-scores\"><tr><th>language</th><th class=n>documents</th><th class=n>mean language_score</th></tr>",
+        "<table id=\"language-scores\"><tr><th>language</th><th class=n>documents</th><th class=n>mean language_score</th><th class=n>p10</th><th class=n>median</th><th class=n>p90</th></tr>",
     );
+    let mut all = [0u64; 10];
     for (language, n, mean) in &items {
+        let tenths = g.language_scores.get(language).copied().unwrap_or_default();
+        for (a, t) in all.iter_mut().zip(tenths) {
+            *a += t;
+        }
         let _ = write!(
             p,
-            "<tr><td>{}</td><td class=n>{n}</td><td class=n>{mean:.3}</td></tr>",
-            escape(language)
+            "<tr><td>{}</td><td class=n>{n}</td><td class=n>{mean:.3}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td></tr>",
+            escape(language),
+            tenth_label(tenth_quantile(&tenths, 0.1)),
+            tenth_label(tenth_quantile(&tenths, 0.5)),
+            tenth_label(tenth_quantile(&tenths, 0.9)),
         );
     }
-    p.push_str("</table>");
+    p.push_str("</table><p>language_score of every document, in tenths</p>");
+    let spread: Vec<(String, u64)> = all
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (tenth_label(i), *n))
+        .collect();
+    p.push_str(&bars("language-score", &spread, &|v| {
+        format!("{v} documents")
+    }));
+}
+
+/// `0.3 – 0.4` for tenth 3; the last is `0.9 – 1.0` (it holds 1.0).
+fn tenth_label(i: usize) -> String {
+    let hi = if i >= 9 {
+        "1.0".to_string()
+    } else {
+        format!("0.{}", i + 1)
+    };
+    format!("0.{} – {hi}", i.min(9))
+}
+
+/// The tenth that holds the `q` quantile of the documents counted in `tenths`.
+fn tenth_quantile(tenths: &[u64; 10], q: f64) -> usize {
+    let total: u64 = tenths.iter().sum();
+    let want = ((total as f64 * q).ceil() as u64).max(1);
+    let mut seen = 0;
+    for (i, n) in tenths.iter().enumerate() {
+        seen += n;
+        if seen >= want {
+            return i;
+        }
+    }
+    9
 }
 
 fn lengths(p: &mut String, g: &Gathered) {
@@ -271,14 +311,7 @@ fn nodes(p: &mut String, g: &Gathered) {
         .nodes_fraction
         .iter()
         .enumerate()
-        .map(|(i, n)| {
-            let hi = if i == 9 {
-                "1.0".to_string()
-            } else {
-                format!("0.{}", i + 1)
-            };
-            (format!("0.{i} – {hi}"), *n)
-        })
+        .map(|(i, n)| (tenth_label(i), *n))
         .collect();
     p.push_str(&bars("nodes-fraction", &items, &|v| {
         format!("{v} documents")
@@ -390,6 +423,16 @@ mod tests {
 
     fn bars_of_chart(page: &str, name: &str) -> Vec<(String, f64)> {
         crate::svg::chart_values(page, name).expect("the chart")
+    }
+
+    #[test]
+    fn tenth_quantiles() {
+        let tenths = [0, 0, 0, 0, 0, 1, 0, 0, 3, 6];
+        assert_eq!(tenth_quantile(&tenths, 0.1), 5);
+        assert_eq!(tenth_quantile(&tenths, 0.5), 9);
+        assert_eq!(tenth_quantile(&tenths, 0.3), 8);
+        assert_eq!(tenth_label(9), "0.9 – 1.0");
+        assert_eq!(tenth_label(0), "0.0 – 0.1");
     }
 
     /// Many inputs are drawn in groups of consecutive ones, each bar the group's bytes over
