@@ -97,6 +97,34 @@ fn the_page_counts_what_the_manifest_counts() {
     for name in ["text-length", "nodes-fraction", "language-score"] {
         assert_eq!(chart(&page, name).values().sum::<u64>(), written, "{name}");
     }
+    // Each host drawn by bytes of text carries the bytes of its documents' texts, and no
+    // host left out has more.
+    let mut text_bytes: BTreeMap<String, u64> = BTreeMap::new();
+    for d in &docs {
+        let url = d["metadata"]["url"].as_str().unwrap_or("");
+        let host = url
+            .split("://")
+            .nth(1)
+            .unwrap_or("")
+            .split(['/', ':'])
+            .next()
+            .unwrap();
+        *text_bytes.entry(host.to_string()).or_default() +=
+            d["text"].as_str().unwrap().len() as u64;
+    }
+    let by_bytes = chart(&page, "hosts-bytes");
+    assert_eq!(by_bytes.len(), 20.min(text_bytes.len()));
+    for (host, bytes) in &by_bytes {
+        assert_eq!(text_bytes[host], *bytes, "{host}");
+    }
+    let least_drawn = by_bytes.values().min().copied().unwrap();
+    let left_out_max = text_bytes
+        .iter()
+        .filter(|(h, _)| !by_bytes.contains_key(*h))
+        .map(|(_, b)| *b)
+        .max()
+        .unwrap_or(0);
+    assert!(left_out_max <= least_drawn);
     let hosts = chart(&page, "hosts-documents");
     assert!(hosts.values().sum::<u64>() <= written && !hosts.is_empty());
     assert!(page.matches("<tr><td>").count() >= 20, "the sample table");

@@ -46,8 +46,8 @@ pub struct Gathered {
     pub nodes_fraction: [u64; 10],
     /// Documents that report node counts (WET output does not).
     pub with_nodes: u64,
-    /// Per host: documents and characters of text.
-    pub hosts: BTreeMap<String, (u64, u64)>,
+    /// Per host: documents, characters of text and bytes of text (UTF-8).
+    pub hosts: BTreeMap<String, (u64, u64, u64)>,
     /// Documents from which site memory took template blocks, and how many in all.
     pub template_pages: u64,
     pub template_removed: u64,
@@ -191,6 +191,7 @@ impl Gathered {
         let slot = self.hosts.entry(host).or_default();
         slot.0 += 1;
         slot.1 += chars;
+        slot.2 += text.len() as u64;
         if let Some(drops) = meta["signals"]["would_drop"].as_object() {
             for (i, field) in Signals::FIELDS.iter().enumerate() {
                 let value = &meta["signals"][field.group][field.name];

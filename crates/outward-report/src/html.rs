@@ -319,7 +319,7 @@ fn nodes(p: &mut String, g: &Gathered) {
 }
 
 fn hosts(p: &mut String, g: &Gathered) {
-    let top = |key: &dyn Fn(&(u64, u64)) -> u64| {
+    let top = |key: &dyn Fn(&(u64, u64, u64)) -> u64| {
         let mut all: Vec<(String, u64)> =
             g.hosts.iter().map(|(h, v)| (h.clone(), key(v))).collect();
         all.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
@@ -328,11 +328,14 @@ fn hosts(p: &mut String, g: &Gathered) {
     };
     let _ = write!(
         p,
-        "<h2>Top hosts</h2><p class=\"note\">{} hosts in all; the {TOP_HOSTS} with the most documents, then with the most characters of text.</p>",
+        "<h2>Top hosts</h2><p class=\"note\">{} hosts in all; the {TOP_HOSTS} with the most documents, then with the most bytes of text (UTF-8), then with the most characters of text.</p>",
         g.hosts.len()
     );
     p.push_str(&bars("hosts-documents", &top(&|v| v.0), &|v| {
         format!("{v} documents")
+    }));
+    p.push_str(&bars("hosts-bytes", &top(&|v| v.2), &|v| {
+        format!("{v} bytes")
     }));
     p.push_str(&bars("hosts-characters", &top(&|v| v.1), &|v| {
         format!("{v} characters")
