@@ -159,7 +159,7 @@ pub fn print_run_summary(
 }
 
 /// `SIGTERM`, `SIGINT` (Ctrl-C), or the number of another signal.
-pub fn signal_name(signal: usize) -> String {
+fn signal_name(signal: usize) -> String {
     match signal {
         2 => "SIGINT (Ctrl-C)".to_string(),
         15 => "SIGTERM".to_string(),

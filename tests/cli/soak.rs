@@ -142,39 +142,54 @@ fn processed(printed: &str) -> usize {
         .unwrap_or_else(|| panic!("no summary in {printed}"))
 }
 
+/// The manifest lines of `out` as they are now. A line torn by a kill or a full disk is
+/// skipped, as every reader of the manifest does.
+fn readable_manifest_lines(out: &Path) -> Vec<Value> {
+    let text = std::fs::read_to_string(out.join("manifest.jsonl")).unwrap_or_default();
+    text.lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .collect()
+}
+
 /// Inputs of `out` that a run still has to write: those without a complete manifest line.
 fn pending(out: &Path, inputs: &Inputs) -> usize {
-    let text = std::fs::read_to_string(out.join("manifest.jsonl")).unwrap_or_default();
-    let done: std::collections::BTreeSet<String> = text
-        .lines()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+    let done: std::collections::BTreeSet<String> = readable_manifest_lines(out)
+        .into_iter()
         .filter(|l| l["status"] == "complete")
         .map(|l| l["output"].as_str().unwrap().to_string())
         .collect();
     inputs.count() - done.len()
 }
 
-/// SIGTERMs `child` after `after` unless it ended before, and waits for it: `Some` (its exit
-/// code and what it printed) when the signal found it running. A clean stop: exit 143, the
-/// stop said, nothing half-written (no temporary file, no lock) in `out`.
-fn terminate_after(child: Child, after: Duration, out: &Path, when: &str) -> bool {
+/// True when `child` ended within `after`; false when it still runs then.
+fn ended_within(child: &mut Child, after: Duration) -> bool {
     let deadline = Instant::now() + after;
-    let mut child = child;
-    while Instant::now() < deadline {
+    loop {
         if child.try_wait().unwrap().is_some() {
-            let _ = finish(child);
+            return true;
+        }
+        if Instant::now() >= deadline {
             return false;
         }
         std::thread::sleep(Duration::from_millis(2));
     }
-    let running = child.try_wait().unwrap().is_none();
+}
+
+/// SIGTERMs `child` after `after` unless it ended before, and waits for it; true when the
+/// signal found it running and it stopped cleanly: exit 143, the stop said, nothing
+/// half-written (no temporary file, no lock) in `out`.
+fn terminate_after(mut child: Child, after: Duration, out: &Path, when: &str) -> bool {
+    if ended_within(&mut child, after) {
+        let _ = finish(child);
+        return false;
+    }
     let _ = std::process::Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status();
     let (code, printed) = finish(child);
     // It ended before the signal came, or the signal came before it set its handler (its
     // first milliseconds): the default action, a kill like the others.
-    if !running || code == Some(0) || code.is_none() {
+    if code == Some(0) || code.is_none() {
         return false;
     }
     assert_eq!(code, Some(143), "{when}: SIGTERM: {printed}");
@@ -192,17 +207,12 @@ fn terminate_after(child: Child, after: Duration, out: &Path, when: &str) -> boo
 
 /// SIGKILLs `child` after `after` unless it ended before; true when it was killed running.
 fn kill_after(mut child: Child, after: Duration) -> bool {
-    let deadline = Instant::now() + after;
-    while Instant::now() < deadline {
-        if child.try_wait().unwrap().is_some() {
-            return false;
-        }
-        std::thread::sleep(Duration::from_millis(2));
+    if ended_within(&mut child, after) {
+        return false;
     }
-    let running = child.try_wait().unwrap().is_none();
     let _ = child.kill();
     let _ = child.wait();
-    running
+    true
 }
 
 /// The inputs of a soak: a directory of files, and URLs of a local server that drops
@@ -260,25 +270,18 @@ fn check_partial_state(out: &Path, clean: &BTreeMap<String, Vec<u8>>, when: &str
             (v["output"].as_str().unwrap().to_string(), v)
         })
         .collect();
-    // A line torn by a kill or a full disk is skipped, as every reader of the manifest does.
-    let text = std::fs::read_to_string(out.join("manifest.jsonl")).unwrap_or_default();
-    {
-        for line in text
-            .lines()
-            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        {
-            let output = line["output"].as_str().unwrap_or("");
-            if line["status"] == "complete" {
-                assert_eq!(
-                    Some(&line),
-                    clean_lines.get(output),
-                    "{when}: a complete line differs from the clean run's"
-                );
-                assert!(
-                    std::fs::read(out.join(output)).ok().as_ref() == clean.get(output),
-                    "{when}: {output} named complete but not the clean run's bytes"
-                );
-            }
+    for line in readable_manifest_lines(out) {
+        let output = line["output"].as_str().unwrap_or("");
+        if line["status"] == "complete" {
+            assert_eq!(
+                Some(&line),
+                clean_lines.get(output),
+                "{when}: a complete line differs from the clean run's"
+            );
+            assert!(
+                std::fs::read(out.join(output)).ok().as_ref() == clean.get(output),
+                "{when}: {output} named complete but not the clean run's bytes"
+            );
         }
     }
     for name in files_in(out) {

@@ -158,21 +158,20 @@ impl Manifest {
     /// Reads what other processes sharing the directory added since this one last read it:
     /// the lines appended since (or the whole file, once compaction replaced it).
     pub fn refresh(&mut self) -> io::Result<()> {
-        let lock = self.lock()?;
-        let result = self.read_new();
-        drop(lock);
-        result
+        self.under_lock(Manifest::read_new)
     }
 
-    /// The directory's manifest lock, held until the handle is dropped.
-    fn lock(&self) -> io::Result<File> {
+    /// Runs `f` holding the directory's manifest lock (released when the handle closes).
+    fn under_lock<T>(&mut self, f: impl FnOnce(&mut Self) -> io::Result<T>) -> io::Result<T> {
         let lock = OpenOptions::new()
             .create(true)
             .truncate(false)
             .write(true)
             .open(&self.lock_path)?;
         lock.lock()?;
-        Ok(lock)
+        let result = f(self);
+        drop(lock);
+        result
     }
 
     /// [`Manifest::refresh`]'s reading; the caller holds the lock.
@@ -243,21 +242,26 @@ impl Manifest {
             .map(serde_json::to_vec)
             .transpose()
             .map_err(io::Error::other)?;
-        let lock = self.lock()?;
-        let result = self.read_new().and_then(|()| {
-            append_line(&self.path, line)?;
-            self.entries.insert(entry.identity.path.clone(), entry);
-            // Under the lock nobody else appended: what is there now has been read.
-            self.read_new()?;
+        self.under_lock(|m| {
+            m.read_new()?;
+            append_line(&m.path, line)?;
+            m.entries.insert(entry.identity.path.clone(), entry);
+            m.mark_read()?;
             // A log, not an output: a timing that cannot be written (a full disk) fails
             // nothing; the input's line is in place.
             if let Some(line) = timing_line {
-                let _ = append_line(&self.timings_path(), line);
+                let _ = append_line(&m.timings_path(), line);
             }
             Ok(())
-        });
-        drop(lock);
-        result
+        })
+    }
+
+    /// After this process wrote the file under the lock: all of it is what `entries` holds
+    /// (nobody else wrote meanwhile), so the next read starts at its end.
+    fn mark_read(&mut self) -> io::Result<()> {
+        let meta = fs::metadata(&self.path)?;
+        self.seen = file_id(&meta).map(|id| (id, meta.len()));
+        Ok(())
     }
 
     fn timings_path(&self) -> std::path::PathBuf {
@@ -268,20 +272,18 @@ impl Manifest {
     /// atomically, keeping the lines other processes appended meanwhile; and the timings log
     /// with the latest timing of each output the manifest names, in the same order.
     pub fn compact(&mut self) -> io::Result<()> {
-        let lock = self.lock()?;
-        let result = self.read_new().and_then(|()| {
-            let dir = self.path.parent().unwrap_or(Path::new("."));
+        self.under_lock(|m| {
+            m.read_new()?;
+            let dir = m.path.parent().unwrap_or(Path::new("."));
             let mut out = AtomicFile::create(dir, MANIFEST)?;
-            for entry in self.entries.values() {
+            for entry in m.entries.values() {
                 serde_json::to_writer(&mut out, entry).map_err(io::Error::other)?;
                 out.write_all(b"\n")?;
             }
             out.finish()?;
-            compact_timings(dir, &self.timings_path(), self.entries.values())?;
-            self.read_new()
-        });
-        drop(lock);
-        result
+            compact_timings(dir, &m.timings_path(), m.entries.values())?;
+            m.mark_read()
+        })
     }
 
     /// The latest line of the input whose canonical path is `path`, whatever its state.

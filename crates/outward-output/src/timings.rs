@@ -44,11 +44,6 @@ impl InputTiming {
     pub fn html_mb_per_s(&self) -> f64 {
         per_second(self.html_bytes as f64 / 1e6, self.seconds)
     }
-
-    /// Documents written per second.
-    pub fn documents_per_s(&self) -> f64 {
-        per_second(self.written as f64, self.seconds)
-    }
 }
 
 /// `amount / seconds`, 0 for a time too short to measure.

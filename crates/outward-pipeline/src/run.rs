@@ -184,27 +184,23 @@ pub fn run(
     if let Some(memory) = &memory {
         memory.report_failures(reporter);
     }
-    if let Some(path) = update_store.filter(|_| config.stop.is_set()) {
-        // Pages of inputs it dropped are among what it learned: adding them would count
-        // them twice once the next run reads those inputs again.
-        let stopped: io::Result<u64> = Err(io::Error::other(
-            "the run was stopped; the next run that finishes adds its pages",
-        ));
-        reporter.report(&Event::SiteStoreUpdated(SiteStoreUpdated {
-            store: path,
-            pages: 0,
-            result: &stopped,
-        }));
-    } else if let Some(path) = update_store {
+    if let Some(path) = update_store {
         // The store as it is now (another job may have written it), plus what this run saw.
         let mut learned = site_updates.into_inner().unwrap_or_else(|e| e.into_inner());
-        let pages = learned.pages();
-        let result = crate::sites::lock_store(path, "outward run --sites-update", reporter)
-            .and_then(|_writing| {
-                let store = StoreReader::open(path)?;
-                learned.write(path, &[&store], crate::sites::EVERY_HOST)
-            })
-            .map(|summary| summary.bytes);
+        let (pages, result) = if config.stop.is_set() {
+            // Pages of inputs it dropped are among what it learned: adding them would count
+            // them twice once the next run reads those inputs again.
+            let stopped = "the run was stopped; the next run that finishes adds its pages";
+            (0, Err(io::Error::other(stopped)))
+        } else {
+            let pages = learned.pages();
+            let written = crate::sites::lock_store(path, "outward run --sites-update", reporter)
+                .and_then(|_writing| {
+                    let store = StoreReader::open(path)?;
+                    learned.write(path, &[&store], crate::sites::EVERY_HOST)
+                });
+            (pages, written.map(|summary| summary.bytes))
+        };
         reporter.report(&Event::SiteStoreUpdated(SiteStoreUpdated {
             store: path,
             pages,
@@ -284,20 +280,9 @@ fn read_input(input: &Path, shared: &RunShared) -> (InputOutcome, Option<InputId
     let failed = |e: String| (InputOutcome::Failed(e), Some(identity.clone()));
     let stem = output_stem(input);
     let output = shared.output_format.file_name(&stem);
-    let previous = {
-        let m = manifest.lock().unwrap_or_else(|e| e.into_inner());
-        if !config.force
-            && let Some(entry) = m.reusable(&config.output, &identity, config_hash)
-        {
-            let entry = entry.clone();
-            drop(m);
-            remove_stale_outputs(input, &stem, &entry.output, shared);
-            return (InputOutcome::Reused(entry), Some(identity));
-        }
-        m.latest(&identity.path).cloned()
-    };
     // One writer per output at a time: a second run sharing the directory waits here, then
-    // finds the input done (the same settings) or writes it after the first.
+    // finds the input done (the same settings) or writes it after the first. Reused inputs
+    // take it too, so the one reuse check below sees what another process finished.
     let lock = config.output.join(format!(".{stem}{OUTPUT_LOCK}"));
     let _writing = match acquire(&lock, "outward run", &mut |holder| {
         stages
@@ -316,9 +301,7 @@ fn read_input(input: &Path, shared: &RunShared) -> (InputOutcome, Option<InputId
         if let Err(e) = m.refresh() {
             return failed(format!("cannot read manifest: {e}"));
         }
-        let latest = m.latest(&identity.path).cloned();
         if !config.force
-            && latest != previous
             && let Some(entry) = m.reusable(&config.output, &identity, config_hash)
         {
             let entry = entry.clone();
@@ -326,7 +309,7 @@ fn read_input(input: &Path, shared: &RunShared) -> (InputOutcome, Option<InputId
             remove_stale_outputs(input, &stem, &entry.output, shared);
             return (InputOutcome::Reused(entry), Some(identity));
         }
-        latest
+        m.latest(&identity.path).cloned()
     };
     // A file that is neither WARC nor ARC (or one of WET or WAT records: no page to extract)
     // gets no output; its manifest line says it failed (`run_input`), so a rerun tries it
@@ -625,6 +608,42 @@ mod tests {
     /// its batch: a window of one record, a byte budget smaller than any page, or the
     /// default, with one worker or two, give the same shard and the same counts (a batch
     /// held while its reader waits would hang the one-record window).
+    /// A run asked to stop before it starts starts no input: each is reported not started,
+    /// and nothing is written for it (no shard, no manifest line, no lock).
+    #[test]
+    fn a_stopped_run_starts_no_input() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("synth.warc.gz");
+        std::fs::write(&input, outward_testkit::synthetic_warc_gz(11, 5)).unwrap();
+        let out = dir.path().join("out");
+        let config = RunConfig::new(out.clone());
+        config.stop.stop(15);
+        assert_eq!(config.stop.reason(), Some(15));
+        let reports = run(
+            std::slice::from_ref(&input),
+            &config,
+            &Progress::default(),
+            &Collect::default(),
+        )
+        .unwrap();
+        assert!(matches!(
+            reports[0].outcome,
+            InputOutcome::Stopped { started: false }
+        ));
+        let mut left: Vec<String> = std::fs::read_dir(&out)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert!(
+            left.iter()
+                .all(|f| f == ".manifest.lock" || f == "manifest.jsonl"),
+            "{left:?}"
+        );
+        let manifest = std::fs::read_to_string(out.join(MANIFEST)).unwrap_or_default();
+        assert!(manifest.is_empty(), "{manifest}");
+    }
+
     #[test]
     fn any_budget_and_thread_count_give_the_same_shard() {
         let dir = tempfile::tempdir().unwrap();

@@ -175,8 +175,7 @@ impl Gathered {
         let slot = self.languages.entry(language.clone()).or_default();
         slot.0 += 1;
         slot.1 += score;
-        let tenth = ((score.clamp(0.0, 1.0) * 10.0) as usize).min(9);
-        self.language_scores.entry(language.clone()).or_default()[tenth] += 1;
+        self.language_scores.entry(language.clone()).or_default()[tenth(score)] += 1;
         *self.text_chars.entry(doubling_bucket(chars)).or_default() += 1;
         if let (Some(parsed), Some(total)) =
             (meta["nodes_parsed"].as_u64(), meta["nodes_total"].as_u64())
@@ -237,13 +236,27 @@ pub fn doubling_label(k: u32) -> String {
     format!("{} – {}", 1u64 << k, (1u64 << (k + 1)) - 1)
 }
 
+/// The tenth (0..=9) of a share from 0 to 1 that holds it; 1.0 (and above) is in 9, below
+/// 0 in 0.
+pub fn tenth(share: f64) -> usize {
+    ((share.max(0.0) * 10.0) as usize).min(9)
+}
+
+/// What [`tenth`] `i` holds: `0.3 – 0.4`; the last is `0.9 – 1.0`.
+pub fn tenth_label(i: usize) -> String {
+    match i {
+        0..9 => format!("0.{i} – 0.{}", i + 1),
+        _ => "0.9 – 1.0".to_string(),
+    }
+}
+
 /// The histogram bucket of a signal's value. A count: its power of two (`k`: `2^k .. 2^(k+1) -
 /// 1`, and 0 in bucket 0 with 1). A ratio: its tenth (0..=9, 1.0 in 9) when at most 1, else
 /// `10 + ` its whole part (a mean word length), the whole part capped at 50.
 pub fn signal_bucket(kind: SignalKind, value: f64) -> u32 {
     match kind {
         SignalKind::Count => doubling_bucket(value as u64),
-        _ if value <= 1.0 => ((value.max(0.0) * 10.0) as u32).min(9),
+        _ if value <= 1.0 => tenth(value) as u32,
         _ => 10 + (value as u32).min(50),
     }
 }
@@ -253,8 +266,7 @@ pub fn signal_bucket_label(kind: SignalKind, bucket: u32) -> String {
     match kind {
         SignalKind::Count if bucket == 0 => "0 – 1".to_string(),
         SignalKind::Count => doubling_label(bucket),
-        _ if bucket < 9 => format!("0.{bucket} – 0.{}", bucket + 1),
-        _ if bucket == 9 => "0.9 – 1.0".to_string(),
+        _ if bucket <= 9 => tenth_label(bucket as usize),
         _ => format!("{} – {}", bucket - 10, bucket - 9),
     }
 }

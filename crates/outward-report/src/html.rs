@@ -4,7 +4,7 @@
 //! Invariants: every text from the corpus is escaped; the page depends only on what was
 //! gathered (no clock, no randomness beyond the seeded sample).
 
-use crate::gather::{Gathered, SAMPLE_CHARS, doubling_label, signal_bucket_label};
+use crate::gather::{Gathered, SAMPLE_CHARS, doubling_label, signal_bucket_label, tenth_label};
 use crate::svg::{bars, bars_of};
 use outward_base::counts::plural;
 use outward_filters::Signals;
@@ -267,16 +267,6 @@ fn languages(p: &mut String, g: &Gathered) {
     }));
 }
 
-/// `0.3 – 0.4` for tenth 3; the last is `0.9 – 1.0` (it holds 1.0).
-fn tenth_label(i: usize) -> String {
-    let hi = if i >= 9 {
-        "1.0".to_string()
-    } else {
-        format!("0.{}", i + 1)
-    };
-    format!("0.{} – {hi}", i.min(9))
-}
-
 /// The tenth that holds the `q` quantile of the documents counted in `tenths`.
 fn tenth_quantile(tenths: &[u64; 10], q: f64) -> usize {
     let total: u64 = tenths.iter().sum();
@@ -416,7 +406,9 @@ mod tests {
             started: i as f64,
             seconds: 1.0 + i as f64,
             input_bytes: 1,
-            html_bytes: 1_000_000 * (i as u64 + 1),
+            // Rates of 1, 2, 3, … MB/s: a group's bar (its bytes over its seconds) differs
+            // from the mean of its inputs' rates.
+            html_bytes: 1_000_000 * (i as u64 + 1) * (i as u64 + 1),
             records: 10,
             written: 10,
             threads: 8,
@@ -453,7 +445,8 @@ mod tests {
         assert_eq!(bars.len(), 27);
         assert_eq!(bars[0].0, "inputs 1–3");
         assert_eq!(bars[26].0, "inputs 79–81");
-        let expected = (1.0 + 2.0 + 3.0) / (1.0 + 2.0 + 3.0);
+        // (1 + 4 + 9) MB over (1 + 2 + 3) s, where the mean of the rates would be 2.
+        let expected = (1.0 + 4.0 + 9.0) / (1.0 + 2.0 + 3.0);
         assert!((bars[0].1 - expected).abs() < 1e-12, "{:?}", bars[0]);
         assert!(page.contains("groups of 3 inputs"));
         assert!(page.contains("2 inputs at once on 8 threads"));
