@@ -444,6 +444,10 @@ pub struct RunArgs {
     /// a nearby object store may want less.
     #[arg(long, default_value_t = 0.5, value_parser = parse_retry_wait)]
     pub retry_wait: f64,
+    /// Remote inputs: seconds a connection may go without a byte (headers or body) before
+    /// it counts as broken and is retried from where it stopped (a stalled server).
+    #[arg(long, default_value_t = 60.0, value_parser = parse_read_timeout)]
+    pub read_timeout: f64,
     /// Skip documents with fewer characters of text than this (counted as too_short).
     #[arg(long, default_value_t = 0)]
     pub min_chars: u64,
@@ -558,10 +562,21 @@ fn parse_shard(s: &str) -> Result<(usize, usize), String> {
     Ok((i, n))
 }
 
-/// `--retry-wait`: seconds, finite, 0 to 30.
+/// `--retry-wait`: seconds, 0 to 30.
 fn parse_retry_wait(text: &str) -> Result<f64, String> {
+    seconds_within(text, 0.0, 30.0)
+}
+
+/// `--read-timeout`: seconds, 0.01 to 3600.
+fn parse_read_timeout(text: &str) -> Result<f64, String> {
+    seconds_within(text, 0.01, 3600.0)
+}
+
+fn seconds_within(text: &str, least: f64, most: f64) -> Result<f64, String> {
     match text.parse::<f64>() {
-        Ok(s) if (0.0..=30.0).contains(&s) => Ok(s),
-        _ => Err(format!("{text:?} is not a number of seconds from 0 to 30")),
+        Ok(s) if (least..=most).contains(&s) => Ok(s),
+        _ => Err(format!(
+            "{text:?} is not a number of seconds from {least} to {most}"
+        )),
     }
 }

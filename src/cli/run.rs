@@ -33,6 +33,7 @@ pub fn run(args: RunArgs) -> ExitCode {
     config.force = args.force;
     config.remote.retries = args.retries;
     config.remote.backoff = std::time::Duration::from_secs_f64(args.retry_wait);
+    config.remote.read_timeout = std::time::Duration::from_secs_f64(args.read_timeout);
     config.filters.min_chars = args.min_chars;
     if let Err(e) = config.filters.set_languages(&args.lang) {
         eprintln!("error: --lang: {e}");

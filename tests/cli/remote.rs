@@ -127,6 +127,55 @@ fn a_paths_list_with_a_base_url_names_urls() {
     assert_eq!(lines[0]["output"], "b.jsonl.zst");
 }
 
+/// A server that stops sending in the middle of a body (and would wait an hour): after
+/// `--read-timeout` the connection counts as broken and the read resumes from the byte it
+/// reached, giving the file's shard.
+#[test]
+fn a_stalled_connection_is_resumed_after_the_read_timeout() {
+    let bytes = std::fs::read(sample()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let want = local_shard_of_the_sample(dir.path());
+    let server = TestServer::start(Faults {
+        stall_every: 2,
+        stall_for: std::time::Duration::from_secs(3600),
+        drop_after: 3000,
+        ..Faults::default()
+    });
+    server.put("/crawl/sample.warc.gz", bytes);
+    let url = server.url("/crawl/sample.warc.gz");
+    let remote = dir.path().join("remote");
+    let out = run(&[
+        "run",
+        &url,
+        "--read-timeout",
+        "0.2",
+        "--retry-wait",
+        "0",
+        "-o",
+        remote.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", describe(&out));
+    assert_eq!(shard_bytes(&remote.join("sample.jsonl.zst")), want);
+    // Each stall but one after the body's last byte (the last range is short) broke a read.
+    let stalls = server.faulted();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let retried: usize = stderr
+        .split_once(&format!("{url}: "))
+        .and_then(|(_, rest)| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!(
+        retried >= 2 && retried <= stalls && retried + 1 >= stalls,
+        "{stalls} stalls: {stderr}"
+    );
+    assert!(stderr.contains("failed requests or broken connections retried"));
+    // Refused: a timeout of no time, or not a number.
+    for bad in ["0", "x"] {
+        let out = run(&["run", &url, "--read-timeout", bad, "-o", "unused"]);
+        assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    }
+}
+
 #[test]
 fn a_server_that_is_down_fails_the_input_and_names_it() {
     let server = TestServer::start(Faults {

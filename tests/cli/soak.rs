@@ -1,12 +1,15 @@
 //! The nightly flow under fire (#42): `outward run` over many inputs of mixed formats,
-//! `sites build` and `sites merge`, hit at seeded random moments by SIGKILL, by a second
-//! process on the same output directory or store, and by a disk that fills; after every
-//! fault the directory holds nothing silently complete, and after a rerun it converges to
-//! exactly the bytes of one clean run. A SIGTERM stops a run cleanly: exit 143, what it did
-//! said, no temporary file or lock left.
+//! `sites build` and `sites merge`, and the nightly `run --sites STORE --sites-update`, hit
+//! at seeded random moments by SIGKILL, by a second process on the same output directory or
+//! store, and by a disk that fills; after every fault the directory holds nothing silently
+//! complete, and after a rerun it and the store converge to exactly the bytes of one clean
+//! run. A SIGTERM stops a run cleanly: exit 143, what it did said, no temporary file or lock
+//! left.
 //!
-//! Remote inputs come over HTTP and S3 (path-style) from a local server that answers 503
-//! and cuts connections every so often.
+//! Remote inputs come over HTTP and S3 (path-style) from a local server that answers 503,
+//! cuts connections and stalls (longer than `--read-timeout`) every so often, and replaces
+//! one object while a run reads it (once a night: that run's line for it is partial or
+//! failed, and the next run reads the new object).
 //!
 //! The short form ([`soak_short`], part of `make check`: ≥ 20 kills, a few collisions and
 //! disk-full events, seconds) and the full one (`make soak`: [`soak_full`], `#[ignore]`d,
@@ -14,7 +17,7 @@
 //! counts. `SOAK_SEED` replays a seed; the tally and the seed are printed.
 
 use crate::common::{TinyDisk, files_in, manifest_lines, outward, shared_data};
-use outward_testkit::http_server::{Faults, TestServer};
+use outward_testkit::http_server::{FaultCounts, Faults, TestServer};
 use outward_testkit::{self as testkit, Compression, SynthOptions};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -33,6 +36,8 @@ struct Plan {
     collisions: usize,
     disk_fills: usize,
     store_kills: usize,
+    /// Kills (SIGKILL, SIGTERM, or one of two runs at once) of `run --sites-update`.
+    update_kills: usize,
 }
 
 /// What a soak did, for its report.
@@ -40,11 +45,15 @@ struct Plan {
 struct Tally {
     kills: usize,
     terms: usize,
-    /// Requests of remote inputs answered 503 or cut short.
+    /// Requests of remote inputs answered 503, cut short, stalled, or of an object replaced
+    /// in the middle of the read.
     remote_faults: usize,
+    /// The same by kind.
+    remote: FaultCounts,
     collisions: usize,
     disk_fills: usize,
     store_kills: usize,
+    update_kills: usize,
     runs: usize,
     documents: usize,
 }
@@ -236,6 +245,9 @@ fn run_args<'a>(out: &'a Path, inputs: &'a Inputs) -> Vec<&'a std::ffi::OsStr> {
         // The flapping server is local: retry at once (0.5 s would make minutes of a soak).
         "--retry-wait".as_ref(),
         "0.01".as_ref(),
+        // Its stalls last 2 s: waiting 0.3 s for a byte ends them.
+        "--read-timeout".as_ref(),
+        "0.3".as_ref(),
         "-o".as_ref(),
         out.as_os_str(),
         inputs.dir.as_os_str(),
@@ -260,7 +272,8 @@ fn outputs(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 /// What must hold after any fault, before a rerun: every manifest line that says `complete`
 /// names an output byte-identical to the clean run's and is the clean run's line (nothing
 /// silently complete); every shard under its final name is the clean run's (a shard is
-/// renamed into place only when whole).
+/// renamed into place only when whole), but the shard of the object replaced mid-read, which
+/// holds what was read of the old object until the manifest names it complete.
 fn check_partial_state(out: &Path, clean: &BTreeMap<String, Vec<u8>>, when: &str) {
     let clean_lines: BTreeMap<String, Value> = clean["manifest.jsonl"]
         .split(|&b| b == b'\n')
@@ -270,8 +283,10 @@ fn check_partial_state(out: &Path, clean: &BTreeMap<String, Vec<u8>>, when: &str
             (v["output"].as_str().unwrap().to_string(), v)
         })
         .collect();
+    let mut latest_complete = BTreeMap::new();
     for line in readable_manifest_lines(out) {
         let output = line["output"].as_str().unwrap_or("");
+        latest_complete.insert(output.to_string(), line["status"] == "complete");
         if line["status"] == "complete" {
             assert_eq!(
                 Some(&line),
@@ -285,7 +300,9 @@ fn check_partial_state(out: &Path, clean: &BTreeMap<String, Vec<u8>>, when: &str
         }
     }
     for name in files_in(out) {
-        if name.ends_with(".jsonl.zst") {
+        let replaced_read =
+            name.starts_with("replaced.") && !latest_complete.get(&name).copied().unwrap_or(false);
+        if name.ends_with(".jsonl.zst") && !replaced_read {
             assert!(
                 Some(&std::fs::read(out.join(&name)).unwrap()) == clean.get(&name),
                 "{when}: {name} under its final name differs from the clean run's"
@@ -317,6 +334,29 @@ fn complete(args: &[&std::ffi::OsStr], when: &str) {
     assert_eq!(code, Some(0), "{when}: {err}");
 }
 
+/// Whether a run ended as it should: exit 0, or, when an object was replaced while it ran
+/// (`replaced`), exit 1 or 3 naming the change (that input partial or failed).
+fn ended_well(code: Option<i32>, printed: &str, replaced: bool) -> bool {
+    code == Some(0)
+        || (replaced
+            && matches!(code, Some(1) | Some(3))
+            && printed.contains("the object changed while it was read"))
+}
+
+/// [`complete`], but a run that met the object replaced mid-read is run once more (which
+/// reads the new object).
+fn complete_replacing(args: &[&std::ffi::OsStr], when: &str, server: &TestServer) {
+    let replaced = server.replaced();
+    let (code, printed) = finish(spawn(args));
+    assert!(
+        ended_well(code, &printed, server.replaced() > replaced),
+        "{when}: {printed}"
+    );
+    if code != Some(0) {
+        complete(args, when);
+    }
+}
+
 fn soak(plan: &Plan) -> Tally {
     let seed = seed();
     let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
@@ -331,17 +371,22 @@ fn soak(plan: &Plan) -> Tally {
         unavailable_every: 13,
         drop_every: 7,
         drop_after: 3000,
+        stall_every: 17,
+        stall_for: Duration::from_secs(2),
         ..Faults::default()
     });
     // Small crawl files, put on the server at `path`.
-    let put = |path: &str, seed: u64| {
+    let crawl = |seed: u64| {
         let options = SynthOptions {
             pages: 6,
             min_bytes: 2 << 10,
             max_bytes: 24 << 10,
             ..SynthOptions::default()
         };
-        server.put(path, testkit::synthetic_warc(seed, &options).bytes);
+        testkit::synthetic_warc(seed, &options).bytes
+    };
+    let put = |path: &str, seed: u64| {
+        server.put(path, crawl(seed));
     };
     let mut urls = Vec::new();
     for i in 0..plan.remote {
@@ -353,6 +398,13 @@ fn soak(plan: &Plan) -> Tally {
         put(&format!("/soak/{key}"), 700 + i as u64);
         urls.push(format!("s3://soak/{key}"));
     }
+    // One object is overwritten while a run reads it (armed again each night): that run's
+    // line for it is partial, and the next run reads the new object. The clean runs read the
+    // new one.
+    let replaced_path = "/crawl/replaced.warc.gz";
+    let arm_replacement = || server.put_replaced_mid_read(replaced_path, crawl(600), crawl(601));
+    server.put(replaced_path, crawl(601));
+    urls.push(server.url(replaced_path));
     SOAK_ENV.with_borrow_mut(|env| {
         *env = [
             ("AWS_ENDPOINT_URL", server.base()),
@@ -391,6 +443,7 @@ fn soak(plan: &Plan) -> Tally {
     // both left to finish), each followed by the invariant; then a rerun to the end.
     let out = t.join("out");
     std::fs::create_dir_all(&out).unwrap();
+    arm_replacement();
     let mut collisions_left = plan.collisions;
     while tally.kills < plan.kills || collisions_left > 0 || tally.terms < plan.terms {
         let when = format!(
@@ -402,13 +455,17 @@ fn soak(plan: &Plan) -> Tally {
             collisions_left -= 1;
             tally.collisions += 1;
             let todo = pending(&out, &inputs);
+            let replaced = server.replaced();
             let first = spawn(&args);
             std::thread::sleep(rng.upto(run_time / 2));
             let second = spawn(&args);
             if rng.below(2) == 0 {
                 tally.kills += usize::from(kill_after(first, rng.upto(run_time)));
                 let (code, err) = finish(second);
-                assert_eq!(code, Some(0), "{when}: the second of two runs: {err}");
+                assert!(
+                    ended_well(code, &err, server.replaced() > replaced),
+                    "{when}: the second of two runs: {err}"
+                );
             } else {
                 // Never two writers of one output: between them, the two runs write each
                 // input that was not done exactly once (the second waits for the first's
@@ -416,10 +473,18 @@ fn soak(plan: &Plan) -> Tally {
                 let mut written = 0;
                 for child in [first, second] {
                     let (code, printed) = finish(child);
-                    assert_eq!(code, Some(0), "{when}: two runs at once: {printed}");
+                    assert!(
+                        ended_well(code, &printed, server.replaced() > replaced),
+                        "{when}: two runs at once: {printed}"
+                    );
                     written += processed(&printed);
                 }
-                assert_eq!(written, todo, "{when}: inputs written by two runs at once");
+                // An object replaced under the first is read again by the second.
+                let again = server.replaced() - replaced;
+                assert!(
+                    written == todo || written == todo + again,
+                    "{when}: inputs written by two runs at once: {written} of {todo}"
+                );
                 check_converged(&out, &clean, &format!("{when}: two runs at once"));
             }
         } else {
@@ -429,6 +494,7 @@ fn soak(plan: &Plan) -> Tally {
                 args.push("--force".as_ref());
             }
             let after = rng.upto(run_time * 6 / 5);
+            let replaced = server.replaced();
             let killed = if tally.terms < plan.terms && rng.below(4) == 0 {
                 let stopped = terminate_after(spawn(&args), after, &out, &when);
                 tally.terms += usize::from(stopped);
@@ -439,9 +505,15 @@ fn soak(plan: &Plan) -> Tally {
                 killed
             };
             if !killed {
+                if server.replaced() > replaced {
+                    // It read the object being replaced: its line says so; a rerun reads
+                    // the new one.
+                    complete_replacing(&args, &when, &server);
+                }
                 check_converged(&out, &clean, &format!("{when}: a run not killed"));
                 // Done: the next night starts from an empty directory, so kills find work.
                 std::fs::remove_dir_all(&out).unwrap();
+                arm_replacement();
             }
         }
         tally.runs += 1;
@@ -450,12 +522,17 @@ fn soak(plan: &Plan) -> Tally {
         }
         // Now and then a rerun to the end in between: it converges from wherever it was.
         if rng.below(4) == 0 {
-            complete(&args, &when);
+            complete_replacing(&args, &when, &server);
             check_converged(&out, &clean, &format!("{when}: rerun"));
         }
     }
-    complete(&run_args(&out, &inputs), "the last rerun");
+    complete_replacing(&run_args(&out, &inputs), "the last rerun", &server);
     check_converged(&out, &clean, &format!("seed {seed}: the end of the kills"));
+    assert!(
+        server.replaced() > 0,
+        "seed {seed}: no object replaced mid-read"
+    );
+    server.put(replaced_path, crawl(601));
 
     // A disk that fills mid-shard: the output on a tmpfs with room for part of what a run
     // writes, and a forced rerun (every shard written again beside the one in place); then
@@ -592,9 +669,150 @@ fn soak(plan: &Plan) -> Tally {
             "seed {seed}: {left:?}"
         );
     }
+    if plan.update_kills > 0 {
+        update_soak(plan, t, &inputs, &mut rng, &mut tally, seed);
+    }
     tally.remote_faults = server.faulted();
+    tally.remote = server.fault_counts();
     eprintln!("soak: seed {seed}: {tally:?}");
     tally
+}
+
+fn os_strs(args: &[std::ffi::OsString]) -> Vec<&std::ffi::OsStr> {
+    args.iter().map(|a| a.as_os_str()).collect()
+}
+
+/// The nightly update, `run --sites STORE --sites-update`, hit at random moments by SIGKILL,
+/// SIGTERM or a second run at once: the store is yesterday's bytes or the clean update's,
+/// never a mix, and a rerun brings the directory and the store to the bytes of one clean run
+/// (each input's pages in the store once); one more run then changes nothing.
+fn update_soak(
+    plan: &Plan,
+    t: &Path,
+    inputs: &Inputs,
+    rng: &mut Rng,
+    tally: &mut Tally,
+    seed: u64,
+) {
+    // Yesterday's store: the pages of other crawl files.
+    let yesterday = t.join("yesterday");
+    std::fs::create_dir_all(&yesterday).unwrap();
+    for i in 0..3u64 {
+        let options = SynthOptions {
+            pages: 12,
+            min_bytes: 2 << 10,
+            max_bytes: 24 << 10,
+            ..SynthOptions::default()
+        };
+        let synth = testkit::synthetic_warc(900 + i, &options);
+        std::fs::write(yesterday.join(format!("day-{i}.warc.gz")), &synth.bytes).unwrap();
+    }
+    let base = t.join("yesterday.store");
+    complete(
+        &[
+            "sites".as_ref(),
+            "build".as_ref(),
+            "-o".as_ref(),
+            base.as_os_str(),
+            yesterday.as_os_str(),
+        ],
+        "yesterday's store",
+    );
+    let base_bytes = std::fs::read(&base).unwrap();
+    let store = t.join("nightly").join("site.store");
+    std::fs::create_dir_all(store.parent().unwrap()).unwrap();
+    let update_args = |out: &'_ Path| {
+        let mut args: Vec<std::ffi::OsString> = run_args(out, inputs)
+            .into_iter()
+            .map(|a| a.to_os_string())
+            .collect();
+        args.extend([
+            "--sites".into(),
+            store.clone().into(),
+            "--sites-update".into(),
+        ]);
+        args
+    };
+
+    // The clean update, on the same store path (the directory's record names it).
+    std::fs::write(&store, &base_bytes).unwrap();
+    let clean_out = t.join("nightly-clean");
+    let started = Instant::now();
+    complete(&os_strs(&update_args(&clean_out)), "the clean update");
+    let update_time = started.elapsed();
+    let clean = outputs(&clean_out);
+    let clean_store = std::fs::read(&store).unwrap();
+    assert!(clean_store != base_bytes, "the clean update adds pages");
+
+    let out = t.join("nightly").join("out");
+    let reset = || {
+        let _ = std::fs::remove_dir_all(&out);
+        std::fs::write(&store, &base_bytes).unwrap();
+    };
+    reset();
+    let args = update_args(&out);
+    let args = os_strs(&args);
+    let mut trial = 0;
+    while tally.update_kills < plan.update_kills {
+        let when = format!("seed {seed}: update kill {}", tally.update_kills);
+        let after = rng.upto(update_time * 6 / 5);
+        let faulted = match rng.below(6) {
+            0 => {
+                // Two at once, the first killed: the second waits, then finishes both.
+                let first = spawn(&args);
+                std::thread::sleep(rng.upto(update_time / 2));
+                let second = spawn(&args);
+                let killed = kill_after(first, after);
+                let (code, err) = finish(second);
+                assert_eq!(code, Some(0), "{when}: the second of two runs: {err}");
+                killed
+            }
+            1 => terminate_after(spawn(&args), after, &out, &when),
+            _ => kill_after(spawn(&args), after),
+        };
+        tally.update_kills += usize::from(faulted);
+        tally.runs += 1;
+        let now = std::fs::read(&store).unwrap();
+        assert!(
+            now == base_bytes || now == clean_store,
+            "{when}: the store is yesterday's or the clean update's"
+        );
+        if out.exists() {
+            check_partial_state(&out, &clean, &when);
+        }
+        if !faulted || rng.below(3) == 0 {
+            trial += 1;
+            let when = format!("{when}: trial {trial}");
+            complete(&args, &when);
+            check_converged(&out, &clean, &when);
+            assert!(
+                std::fs::read(&store).unwrap() == clean_store,
+                "{when}: the store"
+            );
+            complete(&args, &when);
+            check_converged(&out, &clean, &format!("{when}: once more"));
+            assert!(
+                std::fs::read(&store).unwrap() == clean_store,
+                "{when}: the store, once more"
+            );
+            reset();
+        }
+    }
+    complete(&args, "the last update");
+    check_converged(
+        &out,
+        &clean,
+        &format!("seed {seed}: the end of the update kills"),
+    );
+    assert!(
+        std::fs::read(&store).unwrap() == clean_store,
+        "seed {seed}: the store"
+    );
+}
+
+/// Whether the soak met every kind of remote fault.
+fn every_remote_fault(counts: &FaultCounts) -> bool {
+    counts.unavailable > 0 && counts.dropped > 0 && counts.stalled > 0 && counts.replaced > 0
 }
 
 /// `make check`'s soak: ≥ 20 kills, collisions and disk-full events, in seconds.
@@ -608,9 +826,14 @@ fn soak_short() {
         collisions: 4,
         disk_fills: 3,
         store_kills: 4,
+        update_kills: 6,
     });
     assert!(
-        tally.kills >= 20 && tally.collisions >= 4 && tally.terms >= 4 && tally.remote_faults > 0,
+        tally.kills >= 20
+            && tally.collisions >= 4
+            && tally.terms >= 4
+            && tally.update_kills >= 6
+            && every_remote_fault(&tally.remote),
         "{tally:?}"
     );
 }
@@ -627,9 +850,14 @@ fn soak_full() {
         collisions: 24,
         disk_fills: 24,
         store_kills: 40,
+        update_kills: 40,
     });
     assert!(
-        tally.kills >= 200 && tally.collisions >= 20 && tally.disk_fills >= 20,
+        tally.kills >= 200
+            && tally.collisions >= 20
+            && tally.disk_fills >= 20
+            && tally.update_kills >= 40
+            && every_remote_fault(&tally.remote),
         "{tally:?}"
     );
 }

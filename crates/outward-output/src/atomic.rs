@@ -110,7 +110,7 @@ impl Drop for AtomicFile {
 }
 
 /// Best effort: makes a rename in `dir` durable on filesystems that need it.
-pub(crate) fn sync_dir(dir: &Path) {
+pub fn sync_dir(dir: &Path) {
     if let Ok(d) = File::open(dir) {
         let _ = d.sync_all();
     }

@@ -15,6 +15,7 @@
 //!   Python).
 //! - [`sites`]: site stores (files, lookups through a bounded cache, spilling builder,
 //!   streaming merge).
+//! - [`store_update`]: `--sites-update`'s pending pages and landings, kill-safe.
 //! - [`stream`]: one input through the pool, in order, into a sink.
 //! - [`site_memory`]: site memory for a run (pass 1, stores), `sites build`.
 //! - [`run`]: every input into shards and the manifest; the same without files for `eval`.
@@ -30,6 +31,7 @@ pub mod learn;
 pub mod run;
 pub mod site_memory;
 pub mod sites;
+pub mod store_update;
 pub mod stream;
 pub mod worker;
 

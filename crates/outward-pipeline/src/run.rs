@@ -18,7 +18,8 @@ use crate::events::{
 };
 use crate::input::{check_distinct_stems, input_source, open_input};
 use crate::site_memory::site_memory;
-use crate::sites::{SpillingBuilder, StoreReader};
+use crate::sites::SpillingBuilder;
+use crate::store_update::StoreUpdate;
 use crate::stream::{DocSink, ExtractedText, Stages, StreamResult, TextCollector, stream_input};
 use outward_core::site::SampleNeeds;
 use outward_output::atomic::remove_stale_temp_files;
@@ -125,19 +126,17 @@ pub fn run(
     let mut stages = Stages::new(config, &*extractor, &pool, &budget, progress, reporter);
     let memory = site_memory(inputs, &stages, &config.output)?;
     stages.site = memory.as_ref().map(|m| m.contexts());
-    let update_store = match &config.sites {
-        SiteSource::Store(path) if config.sites_update => Some(path),
-        _ => None,
-    };
     // The pages a run adds to a store carry what the store keeps.
     let kept = memory.as_ref().map_or(SampleNeeds::ALL, |m| m.kept);
-    let site_updates = Mutex::new(SpillingBuilder::new(
-        config.site_memory_bytes,
-        &config.output,
-        kept,
-    ));
-    if update_store.is_some() {
-        stages.site_updates = Some((&site_updates, kept));
+    let store_update = match &config.sites {
+        SiteSource::Store(path) if config.sites_update => Some(
+            StoreUpdate::open(&config.output, path, reporter)
+                .map_err(|e| SetupError::SiteStore(path.clone(), e))?,
+        ),
+        _ => None,
+    };
+    if store_update.is_some() {
+        stages.learn_for_store = Some(kept);
     }
     let settings = config.settings(memory.as_ref().map(|m| m.digest));
     // Several inputs at once keep many workers fed (one reader gunzips ~300 MB/s).
@@ -149,6 +148,8 @@ pub fn run(
         output_format: config.output_format().map_err(SetupError::OutputFormat)?,
         manifest,
         inputs_at_once: readers,
+        store_update,
+        kept,
     };
     let next_input = AtomicUsize::new(0);
     let reports: Mutex<Vec<Option<InputReport>>> = Mutex::new(vec![None; inputs.len()]);
@@ -184,22 +185,24 @@ pub fn run(
     if let Some(memory) = &memory {
         memory.report_failures(reporter);
     }
-    if let Some(path) = update_store {
-        // The store as it is now (another job may have written it), plus what this run saw.
-        let mut learned = site_updates.into_inner().unwrap_or_else(|e| e.into_inner());
+    if let (Some(mut update), SiteSource::Store(path)) = (shared.store_update, &config.sites) {
         let (pages, result) = if config.stop.is_set() {
-            // Pages of inputs it dropped are among what it learned: adding them would count
-            // them twice once the next run reads those inputs again.
+            // Unfinished inputs would be read again with another store than the others.
             let stopped = "the run was stopped; the next run that finishes adds its pages";
             (0, Err(io::Error::other(stopped)))
         } else {
-            let pages = learned.pages();
-            let written = crate::sites::lock_store(path, "outward run --sites-update", reporter)
-                .and_then(|_writing| {
-                    let store = StoreReader::open(path)?;
-                    learned.write(path, &[&store], crate::sites::EVERY_HOST)
-                });
-            (pages, written.map(|summary| summary.bytes))
+            let stems: Vec<String> = reports
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .iter()
+                .flatten()
+                .filter(|r| r.entry().is_some_and(|e| !e.is_failed()))
+                .map(|r| output_stem(&r.input))
+                .collect();
+            match update.land(&stems, &shared.config_hash, reporter) {
+                Ok(landed) => (landed.pages, Ok(landed.bytes)),
+                Err(e) => (0, Err(e)),
+            }
         };
         reporter.report(&Event::SiteStoreUpdated(SiteStoreUpdated {
             store: path,
@@ -224,6 +227,10 @@ struct RunShared<'a> {
     manifest: Mutex<Manifest>,
     /// Inputs read at once (each by its own reader thread, sharing the workers).
     inputs_at_once: usize,
+    /// `--sites-update`: where each input's pages wait, what was landed.
+    store_update: Option<StoreUpdate>,
+    /// What of the sample pages the pages taken for the store carry.
+    kept: SampleNeeds,
 }
 
 /// [`read_input`], and for an input that could not be read at all a manifest line saying
@@ -302,7 +309,7 @@ fn read_input(input: &Path, shared: &RunShared) -> (InputOutcome, Option<InputId
             return failed(format!("cannot read manifest: {e}"));
         }
         if !config.force
-            && let Some(entry) = m.reusable(&config.output, &identity, config_hash)
+            && let Some(entry) = reusable(&m, &identity, &stem, shared)
         {
             let entry = entry.clone();
             drop(m);
@@ -348,7 +355,16 @@ fn read_input(input: &Path, shared: &RunShared) -> (InputOutcome, Option<InputId
         Ok(w) => w,
         Err(e) => return failed(format!("cannot create output: {e}")),
     };
-    let result = stream_input(input, &opened.source, stages, &mut sink);
+    // With `--sites-update`: this input's pages, written beside its output before its
+    // manifest line (`store_update`). Each reader's share of the memory.
+    let mut learned = shared.store_update.as_ref().map(|_| {
+        SpillingBuilder::new(
+            config.site_memory_bytes / shared.inputs_at_once.max(1),
+            &config.output,
+            shared.kept,
+        )
+    });
+    let result = stream_input(input, &opened.source, stages, &mut sink, learned.as_mut());
     if config.stop.is_set() {
         // Dropped unfinished: the temporary file goes with the sink.
         drop(sink);
@@ -367,6 +383,14 @@ fn read_input(input: &Path, shared: &RunShared) -> (InputOutcome, Option<InputId
         Ok(info) => info,
         Err(e) => return failed(format!("cannot finish output: {e}")),
     };
+    if let (Some(update), Some(learned)) = (&shared.store_update, learned.as_mut())
+        && let Err(e) = update.write_pending(&stem, learned)
+    {
+        return failed(format!(
+            "cannot write {}: {e}",
+            update.pending_path(&stem).display()
+        ));
+    }
     // A file written, truncated or replaced while it was read gives an output that may mix
     // its versions: it is partial, and its identity (taken before the read) no longer matches
     // the file, so the next run reads it again.
@@ -451,6 +475,34 @@ fn read_input(input: &Path, shared: &RunShared) -> (InputOutcome, Option<InputId
     )
 }
 
+/// The manifest entry that lets this run skip `input`: one of its own settings, or, with
+/// `--sites-update`, one whose pages the store holds already (`landed`, although the store
+/// changed since) or whose pages still wait for the landing (an output of this run's
+/// settings whose pages are neither pending nor landed is read again, to learn them).
+fn reusable<'m>(
+    manifest: &'m Manifest,
+    identity: &InputIdentity,
+    stem: &str,
+    shared: &RunShared,
+) -> Option<&'m ManifestEntry> {
+    let dir = &shared.stages.config.output;
+    let Some(update) = &shared.store_update else {
+        return manifest.reusable(dir, identity, &shared.config_hash);
+    };
+    // Pending first: a landing records itself before it removes a pending file, so the
+    // record read after a pending file was missed names its landing.
+    update
+        .is_pending(stem)
+        .then(|| manifest.reusable(dir, identity, &shared.config_hash))
+        .flatten()
+        .or_else(|| {
+            update
+                .landed()
+                .iter()
+                .find_map(|hash| manifest.reusable(dir, identity, hash))
+        })
+}
+
 /// Removes the outputs of `input` in other formats (`x.jsonl.zst` beside `x.warc.wet.gz`)
 /// that no manifest line names, once `output` and its line are in place: a glob over the
 /// directory then reads each input once. Done also when an input is reused, so a run killed
@@ -525,7 +577,7 @@ pub fn extract_documents(
     .map_err(io::Error::other)?;
     stages.site = memory.as_ref().map(|m| m.contexts());
     let source = input_source(input, &config.remote)?;
-    stream_input(input, &source, &stages, sink)
+    stream_input(input, &source, &stages, sink, None)
 }
 
 #[cfg(test)]

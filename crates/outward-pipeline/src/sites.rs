@@ -596,7 +596,13 @@ pub struct SpillDir(PathBuf);
 
 impl SpillDir {
     fn create(near: &Path) -> io::Result<SpillDir> {
-        let dir = near.join(format!(".outward-sites.spill-{}", std::process::id()));
+        // One per builder: a run's readers each gather their input's pages.
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let dir = near.join(format!(
+            ".outward-sites.spill-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
         std::fs::create_dir_all(&dir)?;
         Ok(SpillDir(dir))
     }
@@ -882,13 +888,13 @@ impl SiteContexts for StoreContexts {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use outward_core::site::leaves::{Leaf, LeafSet};
     use outward_core::site::rules::SampleLayout;
 
     /// Page `p` of `host`: blocks 1 and 2 on every page, its own block, a leaf and a layout.
-    fn page(host: &str, p: u64) -> PagePrints {
+    pub(crate) fn page(host: &str, p: u64) -> PagePrints {
         PagePrints {
             host: host.into(),
             url: format!("https://{host}/{p}"),
@@ -919,7 +925,7 @@ mod tests {
         all
     }
 
-    fn builder_of(pages: &[PagePrints]) -> SiteMemoryBuilder {
+    pub(crate) fn builder_of(pages: &[PagePrints]) -> SiteMemoryBuilder {
         let mut b = SiteMemoryBuilder::default();
         for p in pages {
             b.add(p.clone());
@@ -1072,7 +1078,9 @@ mod tests {
         let spill_path = spill.path().to_path_buf();
         drop(spill);
         assert!(!spill_path.exists(), "spill directory left behind");
-        // Only the two stores are left.
+        // Only the two stores are left once the first builder goes too (each builder has
+        // its own spill directory: a run's readers spill at once).
+        drop(spilling);
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
     }
 

@@ -25,8 +25,8 @@ use outward_warc::source::ByteSource;
 use std::collections::BTreeMap;
 use std::io;
 use std::path::Path;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
 
 /// Receives an input's documents in input order.
 pub trait DocSink {
@@ -271,18 +271,20 @@ pub(crate) fn fan_out<T: Send>(
     })
 }
 
-/// Streams one input: reader thread → rayon pool → this thread, in order, into `sink`.
+/// Streams one input: reader thread → rayon pool → this thread, in order, into `sink`; with
+/// `learned` (and [`Stages::learn_for_store`]), each page's prints go into it too.
 pub(crate) fn stream_input(
     path: &Path,
     source: &Arc<dyn ByteSource>,
     stages: &Stages,
     sink: &mut dyn DocSink,
+    mut learned: Option<&mut SpillingBuilder>,
 ) -> io::Result<StreamResult> {
     let Stages {
         config,
         extractor,
         site,
-        site_updates,
+        learn_for_store,
         budget,
         progress,
         reporter,
@@ -317,7 +319,7 @@ pub(crate) fn stream_input(
             &decode_options,
             format,
             filters,
-            site_updates.map(|(_, needs)| needs),
+            learn_for_store,
         )
     };
     // A sink that fails (a full disk, a Python iterator let go) stops the reading.
@@ -330,11 +332,8 @@ pub(crate) fn stream_input(
                 payload_bytes,
             } => {
                 // Order-free: what the store learns does not depend on completion order.
-                if let (Some((updates, _)), Some(prints)) = (site_updates, prints) {
-                    updates
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .add(prints);
+                if let (Some(learned), Some(prints)) = (learned.as_deref_mut(), prints) {
+                    learned.add(prints);
                 }
                 pending.insert(
                     seq,
@@ -469,9 +468,9 @@ pub(crate) struct Stages<'a> {
     pub(crate) extractor: &'a dyn Extractor,
     /// What repeats across each host's pages, when the run learned it.
     pub(crate) site: Option<&'a dyn SiteContexts>,
-    /// What this run's pages add to the site store (`--sites-update`).
-    /// and what of the sample pages they carry (what the store keeps).
-    pub(crate) site_updates: Option<(&'a Mutex<SpillingBuilder>, SampleNeeds)>,
+    /// `--sites-update`: each page's prints are taken for the store, carrying this of the
+    /// sample pages (what the store keeps).
+    pub(crate) learn_for_store: Option<SampleNeeds>,
     pub(crate) pool: &'a rayon::ThreadPool,
     pub(crate) budget: &'a Budget,
     pub(crate) progress: &'a Progress,
@@ -479,7 +478,7 @@ pub(crate) struct Stages<'a> {
 }
 
 impl<'a> Stages<'a> {
-    /// The stages of a run without site memory (set `site` and `site_updates` after).
+    /// The stages of a run without site memory (set `site` and `learn_for_store` after).
     pub(crate) fn new(
         config: &'a RunConfig,
         extractor: &'a dyn Extractor,
@@ -492,7 +491,7 @@ impl<'a> Stages<'a> {
             config,
             extractor,
             site: None,
-            site_updates: None,
+            learn_for_store: None,
             pool,
             budget,
             progress,

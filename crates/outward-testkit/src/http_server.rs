@@ -32,12 +32,29 @@ pub struct Faults {
     /// Every this many-th GET of a body closes the connection after `drop_after` body bytes
     /// (0: never).
     pub drop_every: usize,
+    /// Every this many-th GET of a body (one not dropped) stalls for `stall_for` after
+    /// `drop_after` body bytes, then sends the rest (0: never): a client's read timeout
+    /// ends the wait.
+    pub stall_every: usize,
+    pub stall_for: std::time::Duration,
 }
 
 #[derive(Debug, Clone)]
 struct Object {
     bytes: Arc<Vec<u8>>,
     etag: String,
+    /// The object that replaces this one in the middle of its next GET.
+    replaced_by: Option<Arc<Vec<u8>>>,
+}
+
+impl Object {
+    fn new(bytes: Arc<Vec<u8>>) -> Object {
+        Object {
+            etag: format!("\"{}\"", crate::payload_digest(&bytes)),
+            bytes,
+            replaced_by: None,
+        }
+    }
 }
 
 #[derive(Default)]
@@ -47,8 +64,21 @@ struct State {
     requests: Vec<String>,
     /// GET requests so far.
     gets: usize,
-    /// Requests answered 503 or cut short on purpose.
+    /// Requests answered 503, cut short, stalled or replaced mid-read on purpose.
     faulted: usize,
+    kinds: FaultCounts,
+}
+
+/// Faults served so far, by kind.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct FaultCounts {
+    /// Answered 503.
+    pub unavailable: usize,
+    /// Bodies cut short (the connection closed).
+    pub dropped: usize,
+    pub stalled: usize,
+    /// Objects replaced in the middle of a GET.
+    pub replaced: usize,
 }
 
 /// A running server; it stops accepting when dropped (the listener thread exits on the next
@@ -82,14 +112,28 @@ impl TestServer {
 
     /// Serves `bytes` at `path` (starting `/`), with an ETag derived from the bytes.
     pub fn put(&self, path: &str, bytes: Vec<u8>) {
-        let etag = format!("\"{}\"", crate::payload_digest(&bytes));
-        self.lock().objects.insert(
-            path.to_string(),
-            Object {
-                bytes: Arc::new(bytes),
-                etag,
-            },
-        );
+        self.lock()
+            .objects
+            .insert(path.to_string(), Object::new(Arc::new(bytes)));
+    }
+
+    /// Serves `first` at `path` until the next GET of it, which sends `drop_after` bytes of
+    /// it, then replaces it by `then` (another ETag) and closes the connection: an object
+    /// overwritten while a client reads it.
+    pub fn put_replaced_mid_read(&self, path: &str, first: Vec<u8>, then: Vec<u8>) {
+        let mut object = Object::new(Arc::new(first));
+        object.replaced_by = Some(Arc::new(then));
+        self.lock().objects.insert(path.to_string(), object);
+    }
+
+    /// Objects replaced in the middle of a GET so far.
+    pub fn replaced(&self) -> usize {
+        self.lock().kinds.replaced
+    }
+
+    /// Faults served so far, by kind.
+    pub fn fault_counts(&self) -> FaultCounts {
+        self.lock().kinds
     }
 
     /// `http://127.0.0.1:PORT` + `path`.
@@ -136,7 +180,7 @@ fn serve(conn: TcpStream, state: &Mutex<State>) -> std::io::Result<()> {
     }
     let path = target.split('?').next().unwrap_or("/").to_string();
     let range = headers.get("range").cloned();
-    let (object, faults, drop_now, unavailable) = {
+    let (object, faults, drop_now, unavailable, stall_now) = {
         let mut s = state.lock().unwrap_or_else(|e| e.into_inner());
         s.requests.push(format!(
             "{method} {path} range={}",
@@ -160,12 +204,36 @@ fn serve(conn: TcpStream, state: &Mutex<State>) -> std::io::Result<()> {
         if drop_now && s.faults.drops > 0 {
             s.faults.drops -= 1;
         }
-        s.faulted += usize::from(unavailable || drop_now);
+        let get_served = !unavailable && method == "GET" && !drop_now;
+        let stall_now =
+            get_served && s.faults.stall_every > 0 && gets.is_multiple_of(s.faults.stall_every);
+        // An armed object is sent in part, then replaced.
+        let object = s.objects.get(&path).cloned();
+        let replace_now = match (get_served, &object) {
+            (
+                true,
+                Some(Object {
+                    replaced_by: Some(then),
+                    ..
+                }),
+            ) => Some(Arc::clone(then)),
+            _ => None,
+        };
+        if let Some(then) = &replace_now {
+            s.objects
+                .insert(path.clone(), Object::new(Arc::clone(then)));
+            s.kinds.replaced += 1;
+        }
+        s.kinds.unavailable += usize::from(unavailable);
+        s.kinds.dropped += usize::from(drop_now);
+        s.kinds.stalled += usize::from(stall_now);
+        s.faulted += usize::from(unavailable || drop_now || stall_now || replace_now.is_some());
         (
-            s.objects.get(&path).cloned(),
+            object,
             s.faults.clone(),
-            drop_now,
+            drop_now || replace_now.is_some(),
             unavailable,
+            stall_now,
         )
     };
     let mut out = conn;
@@ -222,7 +290,14 @@ fn serve(conn: TcpStream, state: &Mutex<State>) -> std::io::Result<()> {
         body.len()
     };
     write_head(&mut out, status, &extra, body.len())?;
-    if !head_only {
+    if !head_only && stall_now {
+        let cut = faults.drop_after.min(body.len());
+        out.write_all(&body[..cut])?;
+        out.flush()?;
+        std::thread::sleep(faults.stall_for);
+        // The client may have given up waiting: then this fails, as it would.
+        out.write_all(&body[cut..])?;
+    } else if !head_only {
         out.write_all(&body[..cut])?;
     }
     out.flush()?;
