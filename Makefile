@@ -123,17 +123,19 @@ stress:
 	$(CARGO) test --release --workspace --test cli stress:: -- --ignored --nocapture
 
 ## The nightly flow under fire (tests/cli/soak.rs): 200 SIGKILLs, 30 SIGTERMs, 24 runs two at
-## once, 24 full disks (a tmpfs: root), 40 killed store builds and merges, over 44 inputs of
-## mixed formats; the directory must converge to one clean run's bytes. About 2 minutes.
+## once, 24 full disks (a tmpfs: root), 40 killed store builds and merges, 40 killed nightly
+## `--sites-update` runs, over 44 inputs of mixed formats and 13 remote ones (503s, cut
+## connections, stalls, an object replaced mid-read); the directory and the store must
+## converge to one clean run's bytes. About 4 minutes.
 ## SOAK_SEED=N replays a seed. `make check` runs the short form (seconds).
 soak:
 	$(CARGO) test --release --workspace --test cli soak::soak_full -- --ignored --nocapture
 
-## The long run of #42: one `run --threads 2` over 5 GB of WARC (the dev sets repeated with
+## The long run of #42: one `run --threads 2` over 10 GB of WARC (the dev sets repeated with
 ## rewritten record ids): peak RSS and MB/s at every tenth of the input, and the documents
-## checked against one run over the dev sets, copy by copy. About 5 minutes; needs ../shared.
+## checked against one run over the dev sets, copy by copy. About 3 minutes; needs ../shared.
 soak-long: build pyenv
-	$(PYENV)/bin/python benches/soak_long.py --gb 5
+	$(PYENV)/bin/python benches/soak_long.py --gb 10
 
 ## `outward report`'s page opened by a headless Chromium: no console error, no request leaving
 ## the file, a screenshot of the drawn page. Installs Debian's chromium first when it is

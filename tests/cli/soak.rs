@@ -54,6 +54,8 @@ struct Tally {
     disk_fills: usize,
     store_kills: usize,
     update_kills: usize,
+    /// Nights (an empty directory run until a run finished) by output format.
+    nights: BTreeMap<&'static str, usize>,
     runs: usize,
     documents: usize,
 }
@@ -229,6 +231,18 @@ fn kill_after(mut child: Child, after: Duration) -> bool {
 struct Inputs {
     dir: std::path::PathBuf,
     urls: Vec<String>,
+    /// The output format runs write (one of [`FORMATS`]), chosen each night.
+    format: std::cell::Cell<&'static str>,
+}
+
+/// The writers a night may use.
+const FORMATS: [&str; 3] = ["dolma", "parquet", "wet"];
+
+/// Whether `name` is a shard of one of [`FORMATS`].
+fn is_shard(name: &str) -> bool {
+    [".jsonl.zst", ".parquet", ".warc.wet.gz"]
+        .iter()
+        .any(|suffix| name.ends_with(suffix))
 }
 
 impl Inputs {
@@ -248,6 +262,8 @@ fn run_args<'a>(out: &'a Path, inputs: &'a Inputs) -> Vec<&'a std::ffi::OsStr> {
         // Its stalls last 2 s: waiting 0.3 s for a byte ends them.
         "--read-timeout".as_ref(),
         "0.3".as_ref(),
+        "--output-format".as_ref(),
+        inputs.format.get().as_ref(),
         "-o".as_ref(),
         out.as_os_str(),
         inputs.dir.as_os_str(),
@@ -302,7 +318,7 @@ fn check_partial_state(out: &Path, clean: &BTreeMap<String, Vec<u8>>, when: &str
     for name in files_in(out) {
         let replaced_read =
             name.starts_with("replaced.") && !latest_complete.get(&name).copied().unwrap_or(false);
-        if name.ends_with(".jsonl.zst") && !replaced_read {
+        if is_shard(&name) && !replaced_read {
             assert!(
                 Some(&std::fs::read(out.join(&name)).unwrap()) == clean.get(&name),
                 "{when}: {name} under its final name differs from the clean run's"
@@ -415,29 +431,47 @@ fn soak(plan: &Plan) -> Tally {
         .map(|(k, v)| (k.to_string(), v))
         .to_vec();
     });
-    let inputs = Inputs { dir, urls };
+    let inputs = Inputs {
+        dir,
+        urls,
+        format: std::cell::Cell::new(FORMATS[0]),
+    };
 
-    // The clean run, three times: they must agree, and the shortest says how long a run
-    // takes (kills land anywhere in it; a run that met a long retry wait would send most
-    // kills after the end).
-    let clean_dir = t.join("clean");
+    // The clean run of each format, three times: they must agree, and the shortest says how
+    // long a run takes (kills land anywhere in it; a run that met a long retry wait would
+    // send most kills after the end).
     let mut run_time = Duration::MAX;
-    for again in 0..3 {
-        let dir = t.join(format!("clean-{again}"));
-        let started = Instant::now();
-        complete(&run_args(&dir, &inputs), "a clean run");
-        run_time = run_time.min(started.elapsed());
-        if again == 0 {
-            std::fs::rename(&dir, &clean_dir).unwrap();
-        } else {
-            check_converged(&dir, &outputs(&clean_dir), "another clean run");
+    let mut cleans = BTreeMap::new();
+    for format in FORMATS {
+        inputs.format.set(format);
+        let clean_dir = t.join(format!("clean-{format}"));
+        for again in 0..3 {
+            let dir = t.join(format!("clean-{format}-{again}"));
+            let started = Instant::now();
+            complete(&run_args(&dir, &inputs), "a clean run");
+            run_time = run_time.min(started.elapsed());
+            if again == 0 {
+                std::fs::rename(&dir, &clean_dir).unwrap();
+            } else {
+                check_converged(&dir, &outputs(&clean_dir), "another clean run");
+            }
         }
+        if format == FORMATS[0] {
+            tally.documents = manifest_lines(&clean_dir)
+                .iter()
+                .map(|l| l["counts"]["written"].as_u64().unwrap() as usize)
+                .sum();
+        }
+        cleans.insert(format, outputs(&clean_dir));
     }
-    let clean = outputs(&clean_dir);
-    tally.documents = manifest_lines(&clean_dir)
-        .iter()
-        .map(|l| l["counts"]["written"].as_u64().unwrap() as usize)
-        .sum();
+    // Each night writes a format of its own.
+    let night = |rng: &mut Rng, tally: &mut Tally| {
+        let format = FORMATS[rng.below(FORMATS.len() as u64) as usize];
+        inputs.format.set(format);
+        *tally.nights.entry(format).or_default() += 1;
+        cleans[format].clone()
+    };
+    let mut clean = night(&mut rng, &mut tally);
 
     // SIGKILL at random moments, now and then two runs at once (one of them killed, or
     // both left to finish), each followed by the invariant; then a rerun to the end.
@@ -514,6 +548,7 @@ fn soak(plan: &Plan) -> Tally {
                 // Done: the next night starts from an empty directory, so kills find work.
                 std::fs::remove_dir_all(&out).unwrap();
                 arm_replacement();
+                clean = night(&mut rng, &mut tally);
             }
         }
         tally.runs += 1;
@@ -522,7 +557,8 @@ fn soak(plan: &Plan) -> Tally {
         }
         // Now and then a rerun to the end in between: it converges from wherever it was.
         if rng.below(4) == 0 {
-            complete_replacing(&args, &when, &server);
+            // In this night's format: the run above may have ended the one before.
+            complete_replacing(&run_args(&out, &inputs), &when, &server);
             check_converged(&out, &clean, &format!("{when}: rerun"));
         }
     }
@@ -533,6 +569,9 @@ fn soak(plan: &Plan) -> Tally {
         "seed {seed}: no object replaced mid-read"
     );
     server.put(replaced_path, crawl(601));
+    // The rest writes the default format.
+    inputs.format.set(FORMATS[0]);
+    let clean = cleans[FORMATS[0]].clone();
 
     // A disk that fills mid-shard: the output on a tmpfs with room for part of what a run
     // writes, and a forced rerun (every shard written again beside the one in place); then
@@ -913,4 +952,59 @@ fn a_second_run_on_one_output_waits_and_names_the_lock_holder() {
     assert_eq!(processed(&printed), 0, "it found the input done: {printed}");
     assert!(printed.contains("1 unchanged"), "{printed}");
     assert!(!lock.exists());
+}
+
+/// A run that waited for an input's lock reads the input as it is after the wait: before,
+/// it took the input's identity before waiting, so a file replaced meanwhile (the soak's
+/// object replaced under a first run) read as changed while read, and failed or came out
+/// partial in both runs.
+#[test]
+fn a_run_that_waited_for_the_lock_reads_the_input_as_it_is_after_the_wait() {
+    use outward_output::lock::acquire;
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    let input = tmp.path().join("x.warc.gz");
+    std::fs::copy(crate::common::sample(), &input).unwrap();
+    let held = acquire(&out.join(".x.output.lock"), "outward run", &mut |_| {
+        panic!("free")
+    })
+    .unwrap();
+    let waiting = spawn(&[
+        "run".as_ref(),
+        "-o".as_ref(),
+        out.as_os_str(),
+        input.as_os_str(),
+    ]);
+    std::thread::sleep(Duration::from_millis(500));
+    // Replaced while the run waits.
+    let options = SynthOptions {
+        pages: 8,
+        compression: Compression::Gzip,
+        ..SynthOptions::default()
+    };
+    let new = testkit::synthetic_warc(77, &options).bytes;
+    std::fs::write(&input, &new).unwrap();
+    drop(held);
+    let (code, printed) = finish(waiting);
+    assert_eq!(code, Some(0), "{printed}");
+    let lines = manifest_lines(&out);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert_eq!(lines[0]["status"], "complete", "{printed}");
+    assert_eq!(lines[0]["identity"]["size"], new.len() as u64);
+    // The shard is the new file's.
+    let fresh = tmp.path().join("fresh");
+    complete(
+        &[
+            "run".as_ref(),
+            "-o".as_ref(),
+            fresh.as_os_str(),
+            input.as_os_str(),
+        ],
+        "a run over the new file",
+    );
+    assert!(
+        std::fs::read(out.join("x.jsonl.zst")).unwrap()
+            == std::fs::read(fresh.join("x.jsonl.zst")).unwrap()
+    );
 }

@@ -122,7 +122,7 @@ pub fn run(
     );
     let pool = config.worker_pool()?;
     let extractor = config.extractor().map_err(SetupError::Method)?;
-    let budget = Budget::new(config.effective_window(), config.inflight_bytes);
+    let budget = Budget::new(config.effective_window(), config.effective_inflight_bytes());
     let mut stages = Stages::new(config, &*extractor, &pool, &budget, progress, reporter);
     let memory = site_memory(inputs, &stages, &config.output)?;
     stages.site = memory.as_ref().map(|m| m.contexts());
@@ -272,6 +272,29 @@ fn read_input(input: &Path, shared: &RunShared) -> (InputOutcome, Option<InputId
         ..
     } = shared;
     let config = stages.config;
+    let stem = output_stem(input);
+    let output = shared.output_format.file_name(&stem);
+    // One writer per output at a time: a second run sharing the directory waits here, then
+    // finds the input done (the same settings) or writes it after the first. Reused inputs
+    // take it too, so the one reuse check below sees what another process finished. The
+    // input is opened (its identity taken) only then: one replaced while this run waited is
+    // the new one.
+    let lock = config.output.join(format!(".{stem}{OUTPUT_LOCK}"));
+    let _writing = match acquire(&lock, "outward run", &mut |holder| {
+        stages
+            .reporter
+            .report(&Event::WaitingForLock(WaitingForLock {
+                what: input,
+                lock: &lock,
+                holder,
+            }))
+    }) {
+        Ok(held) => held,
+        Err(e) => {
+            let error = format!("cannot lock {}: {e}", lock.display());
+            return (InputOutcome::Failed(error), None);
+        }
+    };
     let started = std::time::SystemTime::now();
     let clock = std::time::Instant::now();
     let opened = match open_input(input, &config.remote) {
@@ -285,24 +308,6 @@ fn read_input(input: &Path, shared: &RunShared) -> (InputOutcome, Option<InputId
     };
     let identity = opened.identity.clone();
     let failed = |e: String| (InputOutcome::Failed(e), Some(identity.clone()));
-    let stem = output_stem(input);
-    let output = shared.output_format.file_name(&stem);
-    // One writer per output at a time: a second run sharing the directory waits here, then
-    // finds the input done (the same settings) or writes it after the first. Reused inputs
-    // take it too, so the one reuse check below sees what another process finished.
-    let lock = config.output.join(format!(".{stem}{OUTPUT_LOCK}"));
-    let _writing = match acquire(&lock, "outward run", &mut |holder| {
-        stages
-            .reporter
-            .report(&Event::WaitingForLock(WaitingForLock {
-                what: input,
-                lock: &lock,
-                holder,
-            }))
-    }) {
-        Ok(held) => held,
-        Err(e) => return failed(format!("cannot lock {}: {e}", lock.display())),
-    };
     let previous = {
         let mut m = manifest.lock().unwrap_or_else(|e| e.into_inner());
         if let Err(e) = m.refresh() {
@@ -562,7 +567,7 @@ pub fn extract_documents(
     let extractor = config
         .extractor()
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
-    let budget = Budget::new(config.effective_window(), config.inflight_bytes);
+    let budget = Budget::new(config.effective_window(), config.effective_inflight_bytes());
     let mut stages = Stages::new(config, &*extractor, pool, &budget, progress, reporter);
     // Pass 1 is not progress: its records would be counted twice.
     let quiet = Progress::default();

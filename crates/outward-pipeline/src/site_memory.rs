@@ -221,7 +221,7 @@ pub fn build_sites(
 ) -> Result<SpillingBuilder, SetupError> {
     let pool = config.worker_pool()?;
     let extractor = config.extractor().map_err(SetupError::Method)?;
-    let budget = Budget::new(config.effective_window(), config.inflight_bytes);
+    let budget = Budget::new(config.effective_window(), config.effective_inflight_bytes());
     let stages = Stages::new(config, &*extractor, &pool, &budget, progress, reporter);
     gather_sites(inputs, &stages, kept, spill_near)
         .map_err(|e| SetupError::SiteStore(spill_near.to_path_buf(), e))
