@@ -123,10 +123,11 @@ stress:
 	$(CARGO) test --release --workspace --test cli stress:: -- --ignored --nocapture
 
 ## The nightly flow under fire (tests/cli/soak.rs): 200 SIGKILLs, 30 SIGTERMs, 24 runs two at
-## once, 24 full disks (a tmpfs: root), 40 killed store builds and merges, 40 killed nightly
+## once, 24 full disks under shards and 10 under a store (a tmpfs: root), 40 killed store
+## builds and merges, 40 killed nightly
 ## `--sites-update` runs, over 44 inputs of mixed formats and 13 remote ones (503s, cut
-## connections, stalls, an object replaced mid-read); the directory and the store must
-## converge to one clean run's bytes. About 4 minutes.
+## connections, stalls, an object replaced mid-read), each night in Dolma, Parquet or WET;
+## the directory and the store must converge to one clean run's bytes. About 8 minutes.
 ## SOAK_SEED=N replays a seed. `make check` runs the short form (seconds).
 soak:
 	$(CARGO) test --release --workspace --test cli soak::soak_full -- --ignored --nocapture

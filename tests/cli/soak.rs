@@ -1,4 +1,6 @@
-//! The nightly flow under fire (#42): `outward run` over many inputs of mixed formats,
+//! The nightly flow under fire (#42): `outward run` over many inputs of mixed formats (the
+//! dev sets' pages dealt out into `.warc.gz`, `.warc` and `.warc.zst` files when
+//! `../shared` is there; each night writing Dolma, Parquet or WET),
 //! `sites build` and `sites merge`, and the nightly `run --sites STORE --sites-update`, hit
 //! at seeded random moments by SIGKILL, by a second process on the same output directory or
 //! store, and by a disk that fills; after every fault the directory holds nothing silently
@@ -28,6 +30,8 @@ use std::time::{Duration, Instant};
 /// How much of each fault a soak injects.
 struct Plan {
     inputs: usize,
+    /// With the dev sets: one response record in this many goes into the inputs.
+    dev_every: u64,
     kills: usize,
     /// SIGTERMs: clean stops.
     terms: usize,
@@ -35,6 +39,8 @@ struct Plan {
     remote: usize,
     collisions: usize,
     disk_fills: usize,
+    /// Disk-full events under `sites build` (a tmpfs).
+    store_fills: usize,
     store_kills: usize,
     /// Kills (SIGKILL, SIGTERM, or one of two runs at once) of `run --sites-update`.
     update_kills: usize,
@@ -52,6 +58,7 @@ struct Tally {
     remote: FaultCounts,
     collisions: usize,
     disk_fills: usize,
+    store_fills: usize,
     store_kills: usize,
     update_kills: usize,
     /// Nights (an empty directory run until a run finished) by output format.
@@ -88,26 +95,88 @@ fn seed() -> u64 {
         .unwrap_or(0x5eed_0042)
 }
 
-/// The inputs: synthetic crawl files in `.warc.gz`, `.warc` and `.warc.zst`, of seeded
-/// sizes, plus the shared ARC sample when `../shared` is there.
-fn write_inputs(dir: &Path, n: usize, rng: &mut Rng) {
+/// The inputs: `n` crawl files in `.warc.gz` (a gzip member per record), `.warc` and
+/// `.warc.zst` (a frame per record), plus the shared ARC sample when `../shared` is there.
+/// With the dev sets there, the files are their response records, one in `dev_every`
+/// (seeded), dealt out in turn; without, synthetic crawl files of seeded sizes.
+fn write_inputs(dir: &Path, n: usize, dev_every: u64, rng: &mut Rng) {
     std::fs::create_dir_all(dir).unwrap();
-    for i in 0..n {
-        let compression = [Compression::Gzip, Compression::None, Compression::Zstd][i % 3];
-        let options = SynthOptions {
-            pages: 4 + rng.below(20) as usize,
-            min_bytes: 2 << 10,
-            max_bytes: 24 << 10,
-            compression,
-            ..SynthOptions::default()
-        };
-        let synth = testkit::synthetic_warc(1000 + i as u64, &options);
-        let name = format!("part-{i:03}{}", compression.extension());
-        std::fs::write(dir.join(name), &synth.bytes).unwrap();
+    let compression_of =
+        |i: usize| [Compression::Gzip, Compression::None, Compression::Zstd][i % 3];
+    if let Some(sets) = crate::common::dev_warcs() {
+        let mut files: Vec<Vec<u8>> = vec![Vec::new(); n];
+        let mut dealt = 0;
+        for set in sets {
+            let mut raw = Vec::new();
+            std::io::Read::read_to_end(
+                &mut flate2::read::MultiGzDecoder::new(std::fs::File::open(set).unwrap()),
+                &mut raw,
+            )
+            .unwrap();
+            for record in warc_records(&raw) {
+                let head = &record[..record.len().min(1024)];
+                if memchr::memmem::find(head, b"WARC-Type: response").is_none() {
+                    continue;
+                }
+                if rng.below(dev_every) != 0 {
+                    continue;
+                }
+                let i = dealt % n;
+                dealt += 1;
+                match compression_of(i) {
+                    Compression::None => files[i].extend_from_slice(record),
+                    Compression::Gzip => files[i].extend_from_slice(&testkit::gzip(record)),
+                    Compression::Zstd => files[i].extend_from_slice(&testkit::zstd_frame(record)),
+                }
+            }
+        }
+        for (i, bytes) in files.iter().enumerate() {
+            let name = format!("part-{i:03}{}", compression_of(i).extension());
+            std::fs::write(dir.join(name), bytes).unwrap();
+        }
+    } else {
+        for i in 0..n {
+            let options = SynthOptions {
+                pages: 4 + rng.below(20) as usize,
+                min_bytes: 2 << 10,
+                max_bytes: 24 << 10,
+                compression: compression_of(i),
+                ..SynthOptions::default()
+            };
+            let synth = testkit::synthetic_warc(1000 + i as u64, &options);
+            let name = format!("part-{i:03}{}", compression_of(i).extension());
+            std::fs::write(dir.join(name), &synth.bytes).unwrap();
+        }
     }
     if let Some(arc) = shared_data("samples/real/webrecorder+pywb/example.arc.gz") {
         std::fs::copy(arc, dir.join("example.arc.gz")).unwrap();
     }
+}
+
+/// The records (head, block and the CRLF CRLF after it) of an uncompressed WARC stream.
+fn warc_records(raw: &[u8]) -> Vec<&[u8]> {
+    let mut records = Vec::new();
+    let mut pos = 0;
+    while let Some(start) = memchr::memmem::find(&raw[pos..], b"WARC/1.").map(|i| pos + i) {
+        let Some(head_end) =
+            memchr::memmem::find(&raw[start..], b"\r\n\r\n").map(|i| start + i + 4)
+        else {
+            break;
+        };
+        let head = String::from_utf8_lossy(&raw[start..head_end]);
+        let length: usize = head
+            .lines()
+            .find_map(|l| {
+                l.to_ascii_lowercase()
+                    .strip_prefix("content-length:")
+                    .map(|v| v.trim().parse().unwrap_or(0))
+            })
+            .unwrap_or(0);
+        let end = (head_end + length + 4).min(raw.len());
+        records.push(&raw[start..end]);
+        pos = end;
+    }
+    records
 }
 
 /// `outward ARGS`, its output to nowhere (a soak spawns hundreds).
@@ -198,9 +267,11 @@ fn terminate_after(mut child: Child, after: Duration, out: &Path, when: &str) ->
         .args(["-TERM", &child.id().to_string()])
         .status();
     let (code, printed) = finish(child);
-    // It ended before the signal came, or the signal came before it set its handler (its
-    // first milliseconds): the default action, a kill like the others.
-    if code == Some(0) || code.is_none() {
+    // It ended before the signal came (cleanly, or on the object replaced mid-read), or the
+    // signal came before it set its handler (its first milliseconds): the default action, a
+    // kill like the others.
+    let ended_first = !printed.contains("stopped by SIGTERM") && ended_well(code, &printed, true);
+    if ended_first || code.is_none() {
         return false;
     }
     assert_eq!(code, Some(143), "{when}: SIGTERM: {printed}");
@@ -380,7 +451,7 @@ fn soak(plan: &Plan) -> Tally {
     let tmp = tempfile::tempdir().unwrap();
     let t = tmp.path();
     let dir = t.join("in");
-    write_inputs(&dir, plan.inputs, &mut rng);
+    write_inputs(&dir, plan.inputs, plan.dev_every, &mut rng);
     // Remote inputs, from a server that fails now and then: the reader retries and resumes
     // by byte range, so a run gives the same bytes.
     let server = TestServer::start(Faults {
@@ -585,20 +656,10 @@ fn soak(plan: &Plan) -> Tally {
             complete(&run_args(&out, &inputs), "the run on the tmpfs");
             let mut attempts = 0;
             while tally.disk_fills < plan.disk_fills {
-                attempts += 1;
-                assert!(
-                    attempts < 10 * plan.disk_fills,
-                    "seed {seed}: the disk never filled"
-                );
+                one_more_try(&mut attempts, plan.disk_fills, seed, "under shards");
                 let when = format!("seed {seed}: disk fill {}", tally.disk_fills);
                 // What the files take on the disk (whole pages), and a seeded part of a run.
-                let used: u64 = files_in(&out)
-                    .iter()
-                    .map(|f| {
-                        use std::os::unix::fs::MetadataExt;
-                        std::fs::metadata(out.join(f)).map_or(0, |m| m.blocks() * 512)
-                    })
-                    .sum();
+                let used = blocks_used(&out);
                 // A forced run replaces shard after shard: a shard's room is what it needs.
                 let room = rng.below(largest as u64 * 2);
                 let size_kib = (used + room).div_ceil(1024) + 16;
@@ -620,6 +681,57 @@ fn soak(plan: &Plan) -> Tally {
                 assert!(disk.resize("64m"));
                 complete(&run_args(&out, &inputs), &when);
                 check_converged(&out, &clean, &format!("{when}: room again"));
+            }
+            // Mid-store: `sites build` onto the tmpfs with room for part of the store. The
+            // store under its name is absent or whole; with room, a rerun makes the clean
+            // bytes.
+            let clean_store = t.join("disk-clean.store");
+            let build = |store: &Path| -> Vec<std::ffi::OsString> {
+                vec![
+                    "sites".into(),
+                    "build".into(),
+                    "-o".into(),
+                    store.into(),
+                    inputs.dir.clone().into(),
+                ]
+            };
+            complete(&os_strs(&build(&clean_store)), "the clean store");
+            let clean_store_bytes = std::fs::read(&clean_store).unwrap();
+            let stores = disk_dir.join("stores");
+            std::fs::create_dir_all(&stores).unwrap();
+            let store = stores.join("site.store");
+            let build_store = build(&store);
+            let build_store = os_strs(&build_store);
+            let mut attempts = 0;
+            while tally.store_fills < plan.store_fills {
+                one_more_try(&mut attempts, plan.store_fills, seed, "under a store");
+                let when = format!("seed {seed}: store disk fill {}", tally.store_fills);
+                let _ = std::fs::remove_file(&store);
+                let room = rng.below(clean_store_bytes.len() as u64);
+                let size_kib = (blocks_used(&out) + room).div_ceil(1024) + 16;
+                assert!(disk.resize(&format!("{size_kib}k")), "{when}");
+                let (code, err) = finish(spawn(&build_store));
+                if code != Some(0) {
+                    tally.store_fills += 1;
+                    assert_eq!(code, Some(1), "{when}: {err}");
+                }
+                if let Ok(now) = std::fs::read(&store) {
+                    assert!(
+                        now == clean_store_bytes,
+                        "{when}: a store is whole or absent"
+                    );
+                }
+                let left: Vec<String> = files_in(&stores)
+                    .into_iter()
+                    .filter(|f| f != "site.store")
+                    .collect();
+                assert!(left.is_empty(), "{when}: {left:?} left beside the store");
+                assert!(disk.resize("64m"));
+                complete(&build_store, &when);
+                assert!(
+                    std::fs::read(&store).unwrap() == clean_store_bytes,
+                    "{when}: room again"
+                );
             }
         } else {
             eprintln!("soak: no disk-full events: cannot mount a tmpfs here");
@@ -715,6 +827,25 @@ fn soak(plan: &Plan) -> Tally {
     tally.remote = server.fault_counts();
     eprintln!("soak: seed {seed}: {tally:?}");
     tally
+}
+
+/// Counts one more try at filling the disk (the room a try leaves may be enough), and fails
+/// the soak when ten tries per fill wanted have not made the fills.
+fn one_more_try(attempts: &mut usize, wanted: usize, seed: u64, under: &str) {
+    *attempts += 1;
+    assert!(
+        *attempts < 10 * wanted,
+        "seed {seed}: the disk never filled {under}"
+    );
+}
+
+/// What the files of `dir` take on its disk (whole pages).
+fn blocks_used(dir: &Path) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    files_in(dir)
+        .iter()
+        .map(|f| std::fs::metadata(dir.join(f)).map_or(0, |m| m.blocks() * 512))
+        .sum()
 }
 
 fn os_strs(args: &[std::ffi::OsString]) -> Vec<&std::ffi::OsStr> {
@@ -859,11 +990,13 @@ fn every_remote_fault(counts: &FaultCounts) -> bool {
 fn soak_short() {
     let tally = soak(&Plan {
         inputs: 14,
+        dev_every: 60,
         kills: 24,
         terms: 4,
         remote: 2,
         collisions: 4,
         disk_fills: 3,
+        store_fills: 2,
         store_kills: 4,
         update_kills: 6,
     });
@@ -883,11 +1016,13 @@ fn soak_short() {
 fn soak_full() {
     let tally = soak(&Plan {
         inputs: 44,
+        dev_every: 12,
         kills: 200,
         terms: 30,
         remote: 6,
         collisions: 24,
         disk_fills: 24,
+        store_fills: 10,
         store_kills: 40,
         update_kills: 40,
     });

@@ -114,6 +114,7 @@ pub fn run(
         SetupError::OutputDir(config.output.clone(), e)
     })?;
     remove_stale_temp_files(&config.output);
+    crate::sites::remove_stale_spill_dirs(&config.output);
     remove_stale_locks(&config.output, OUTPUT_LOCK);
     check_distinct_stems(inputs)?;
     let manifest = Mutex::new(

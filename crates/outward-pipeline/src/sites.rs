@@ -594,12 +594,44 @@ pub fn merge_into(
 /// dropped.
 pub struct SpillDir(PathBuf);
 
+/// What the name of every spill directory starts with; the writer's process id follows.
+const SPILL_PREFIX: &str = ".outward-sites.spill-";
+
+/// Removes the spill directories that killed processes left in `dir` (`SPILL_PREFIX` then a
+/// process id no longer alive, read from `/proc`: where there is none, nothing is removed).
+/// Returns how many were removed.
+pub fn remove_stale_spill_dirs(dir: &Path) -> usize {
+    if !Path::new("/proc/self").exists() {
+        return 0;
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = name
+            .strip_prefix(SPILL_PREFIX)
+            .map(|rest| rest.split('-').next().unwrap_or(""))
+            .and_then(|pid| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let alive = Path::new(&format!("/proc/{pid}")).exists();
+        if !alive && std::fs::remove_dir_all(entry.path()).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
+}
+
 impl SpillDir {
     fn create(near: &Path) -> io::Result<SpillDir> {
+        remove_stale_spill_dirs(near);
         // One per builder: a run's readers each gather their input's pages.
         static NEXT: AtomicU64 = AtomicU64::new(0);
         let dir = near.join(format!(
-            ".outward-sites.spill-{}-{}",
+            "{SPILL_PREFIX}{}-{}",
             std::process::id(),
             NEXT.fetch_add(1, Ordering::Relaxed)
         ));
@@ -931,6 +963,31 @@ pub(crate) mod tests {
             b.add(p.clone());
         }
         b
+    }
+
+    /// A killed process's spill directory goes with the next spill beside it (or the next
+    /// run in that directory); a live one's stays.
+    #[test]
+    fn stale_spill_directories_are_removed_and_live_ones_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        // Above Linux's largest process id (2^22): never alive.
+        let dead = dir.path().join(format!("{SPILL_PREFIX}4194999-0"));
+        let live = dir
+            .path()
+            .join(format!("{SPILL_PREFIX}{}-7", std::process::id()));
+        let other = dir.path().join(".outward-sites.spillage");
+        for d in [&dead, &live, &other] {
+            std::fs::create_dir_all(d).unwrap();
+            std::fs::write(d.join("run-00000.store"), b"x").unwrap();
+        }
+        let mut spilling = SpillingBuilder::new(8 << 10, dir.path(), SampleNeeds::ALL);
+        for p in pages() {
+            spilling.add(p);
+        }
+        assert!(spilling.spills() > 0);
+        assert!(!dead.exists(), "the dead process's spill directory stays");
+        assert!(live.exists() && other.exists());
+        assert_eq!(remove_stale_spill_dirs(dir.path()), 0);
     }
 
     #[test]

@@ -205,8 +205,6 @@ fn serve(conn: TcpStream, state: &Mutex<State>) -> std::io::Result<()> {
             s.faults.drops -= 1;
         }
         let get_served = !unavailable && method == "GET" && !drop_now;
-        let stall_now =
-            get_served && s.faults.stall_every > 0 && gets.is_multiple_of(s.faults.stall_every);
         // An armed object is sent in part, then replaced.
         let object = s.objects.get(&path).cloned();
         let replace_now = match (get_served, &object) {
@@ -224,6 +222,10 @@ fn serve(conn: TcpStream, state: &Mutex<State>) -> std::io::Result<()> {
                 .insert(path.clone(), Object::new(Arc::clone(then)));
             s.kinds.replaced += 1;
         }
+        let stall_now = get_served
+            && replace_now.is_none()
+            && s.faults.stall_every > 0
+            && gets.is_multiple_of(s.faults.stall_every);
         s.kinds.unavailable += usize::from(unavailable);
         s.kinds.dropped += usize::from(drop_now);
         s.kinds.stalled += usize::from(stall_now);
