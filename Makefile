@@ -124,13 +124,13 @@ stress:
 
 ## The nightly flow under fire (tests/cli/soak.rs): 200 SIGKILLs, 30 SIGTERMs, 24 runs two at
 ## once, 24 full disks under shards and 10 under a store (a tmpfs: root), 40 killed store
-## builds and merges, 40 killed nightly
-## `--sites-update` runs, over 44 inputs of mixed formats and 13 remote ones (503s, cut
-## connections, stalls, an object replaced mid-read), each night in Dolma, Parquet or WET;
-## the directory and the store must converge to one clean run's bytes. About 8 minutes.
-## SOAK_SEED=N replays a seed. `make check` runs the short form (seconds).
-soak:
-	$(CARGO) test --release --workspace --test cli soak::soak_full -- --ignored --nocapture
+## builds and merges, 40 killed nightly `--sites-update` runs, over 44 inputs of mixed
+## formats and 13 over HTTP and S3 (moto, behind a proxy that answers 503, cuts connections
+## and stalls; an object replaced mid-read), each night in Dolma, Parquet or WET; the
+## directory and the store must converge to one clean run's bytes. About 8 minutes.
+## SOAK_SEED=N replays a seed. `make check` runs the short form (half a minute).
+soak: pyenv
+	OUTWARD_TEST_PYTHON=$(abspath $(PYENV))/bin/python $(CARGO) test --release --workspace --test cli soak::soak_full -- --ignored --nocapture
 
 ## The long run of #42: one `run --threads 2` over 10 GB of WARC (the dev sets repeated with
 ## rewritten record ids): peak RSS and MB/s at every tenth of the input, and the documents

@@ -198,3 +198,99 @@ impl Drop for TinyDisk {
         let _ = Command::new("umount").arg(&self.0).status();
     }
 }
+
+/// moto's S3 server, started for one test and killed with it.
+pub struct Moto {
+    child: std::process::Child,
+    /// `http://127.0.0.1:PORT`.
+    pub endpoint: String,
+}
+
+impl Drop for Moto {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts moto's server on a free port with `OUTWARD_TEST_PYTHON` (`make test`'s venv, from
+/// `tests/requirements.txt`), or says why not.
+pub fn start_moto() -> Result<Moto, String> {
+    let python = std::env::var("OUTWARD_TEST_PYTHON")
+        .map_err(|_| "OUTWARD_TEST_PYTHON is not set (make test sets it)".to_string())?;
+    let check = Command::new(&python)
+        .args(["-c", "import moto.server, boto3"])
+        .output()
+        .map_err(|e| format!("{python}: {e}"))?;
+    if !check.status.success() {
+        return Err(format!("{python} has no moto[server]"));
+    }
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map_err(|e| e.to_string())?
+        .port();
+    let child = Command::new(&python)
+        .args([
+            "-m",
+            "moto.server",
+            "-H",
+            "127.0.0.1",
+            "-p",
+            &port.to_string(),
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    let moto = Moto {
+        child,
+        endpoint: format!("http://127.0.0.1:{port}"),
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        if std::time::Instant::now() > deadline {
+            return Err("moto did not start within 60 s".into());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    Ok(moto)
+}
+
+impl Moto {
+    /// Puts each `(bucket, key, bytes)` into the server (boto3, with `OUTWARD_TEST_PYTHON`),
+    /// creating the buckets.
+    pub fn put(&self, objects: &[(&str, &str, Vec<u8>)]) -> Result<(), String> {
+        let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+        let mut script = format!(
+            "import boto3\n\
+             s3 = boto3.client('s3', endpoint_url='{}', region_name='us-east-1',\n\
+               aws_access_key_id='testing', aws_secret_access_key='testing')\n\
+             made = set()\n",
+            self.endpoint
+        );
+        for (i, (bucket, key, bytes)) in objects.iter().enumerate() {
+            let file = dir.path().join(format!("object-{i}"));
+            std::fs::write(&file, bytes).map_err(|e| e.to_string())?;
+            script += &format!(
+                "if '{bucket}' not in made:\n    s3.create_bucket(Bucket='{bucket}')\n    made.add('{bucket}')\n\
+                 s3.upload_file(r'{}', '{bucket}', '{key}')\n",
+                file.display()
+            );
+        }
+        let python = std::env::var("OUTWARD_TEST_PYTHON").map_err(|e| e.to_string())?;
+        let out = Command::new(&python)
+            .args(["-c", &script])
+            .output()
+            .map_err(|e| e.to_string())?;
+        if out.status.success() {
+            Ok(())
+        } else {
+            Err(String::from_utf8_lossy(&out.stderr).into_owned())
+        }
+    }
+
+    /// `127.0.0.1:PORT`.
+    pub fn address(&self) -> &str {
+        self.endpoint.trim_start_matches("http://")
+    }
+}

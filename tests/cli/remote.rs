@@ -3,7 +3,7 @@
 //! dropped mid-file are resumed and give the same bytes out; a `warc.paths` list with
 //! `--base-url` names URLs; a server that is down fails the input with its URL named.
 
-use crate::common::{describe, manifest_lines, outward, run, sample, shard_bytes};
+use crate::common::{describe, manifest_lines, outward, run, sample, shard_bytes, start_moto};
 use outward_testkit::http_server::{Faults, TestServer};
 use std::path::Path;
 use std::process::Command;
@@ -207,62 +207,6 @@ fn a_server_that_is_down_fails_the_input_and_names_it() {
     assert_eq!(out.status.code(), Some(3), "{}", describe(&out));
     assert!(String::from_utf8_lossy(&out.stderr).contains("HTTP 404"));
     assert_eq!(up.requests().len(), 1);
-}
-
-/// moto's S3 server, started for one test and killed with it.
-struct Moto {
-    child: std::process::Child,
-    endpoint: String,
-}
-
-impl Drop for Moto {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Starts moto's server on a free port with `OUTWARD_TEST_PYTHON` (`make test`'s venv, from
-/// `tests/requirements.txt`), or says why not.
-fn start_moto() -> Result<Moto, String> {
-    let python = std::env::var("OUTWARD_TEST_PYTHON")
-        .map_err(|_| "OUTWARD_TEST_PYTHON is not set (make test sets it)".to_string())?;
-    let check = Command::new(&python)
-        .args(["-c", "import moto.server, boto3"])
-        .output()
-        .map_err(|e| format!("{python}: {e}"))?;
-    if !check.status.success() {
-        return Err(format!("{python} has no moto[server]"));
-    }
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map_err(|e| e.to_string())?
-        .port();
-    let child = Command::new(&python)
-        .args([
-            "-m",
-            "moto.server",
-            "-H",
-            "127.0.0.1",
-            "-p",
-            &port.to_string(),
-        ])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .map_err(|e| e.to_string())?;
-    let moto = Moto {
-        child,
-        endpoint: format!("http://127.0.0.1:{port}"),
-    };
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        if std::time::Instant::now() > deadline {
-            return Err("moto did not start within 60 s".into());
-        }
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-    Ok(moto)
 }
 
 /// An S3 object read from a real S3 implementation (moto), put there by boto3: the same

@@ -8,10 +8,11 @@
 //! run. A SIGTERM stops a run cleanly: exit 143, what it did said, no temporary file or lock
 //! left.
 //!
-//! Remote inputs come over HTTP and S3 (path-style) from a local server that answers 503,
-//! cuts connections and stalls (longer than `--read-timeout`) every so often, and replaces
-//! one object while a run reads it (once a night: that run's line for it is partial or
-//! failed, and the next run reads the new object).
+//! Remote inputs come over HTTP and S3 (path-style: moto's server when `make test`'s venv
+//! has it, behind the test server as a proxy) through a local server that answers 503, cuts
+//! connections and stalls (longer than `--read-timeout`) every so often, and replaces one
+//! object while a run reads it (once a night: that run's line for it is partial or failed,
+//! and the next run reads the new object).
 //!
 //! The short form ([`soak_short`], part of `make check`: ≥ 20 kills, a few collisions and
 //! disk-full events, seconds) and the full one (`make soak`: [`soak_full`], `#[ignore]`d,
@@ -454,14 +455,24 @@ fn soak(plan: &Plan) -> Tally {
     write_inputs(&dir, plan.inputs, plan.dev_every, &mut rng);
     // Remote inputs, from a server that fails now and then: the reader retries and resumes
     // by byte range, so a run gives the same bytes.
-    let server = TestServer::start(Faults {
+    let faults = Faults {
         unavailable_every: 13,
         drop_every: 7,
         drop_after: 3000,
         stall_every: 17,
         stall_for: Duration::from_secs(2),
         ..Faults::default()
-    });
+    };
+    // S3 is moto's server (with `make test`'s venv), behind the flapping one: its answers
+    // get the same faults. Without moto, the flapping server answers for S3 itself
+    // (path-style; it ignores the signature).
+    let moto = crate::common::start_moto()
+        .map_err(|why| eprintln!("soak: S3 from the test server, not moto: {why}"))
+        .ok();
+    let server = match &moto {
+        Some(moto) => TestServer::proxy(faults, moto.address()),
+        None => TestServer::start(faults),
+    };
     // Small crawl files, put on the server at `path`.
     let crawl = |seed: u64| {
         let options = SynthOptions {
@@ -476,14 +487,24 @@ fn soak(plan: &Plan) -> Tally {
         server.put(path, crawl(seed));
     };
     let mut urls = Vec::new();
+    let mut s3_objects = Vec::new();
     for i in 0..plan.remote {
         let path = format!("/crawl/remote-{i:02}.warc.gz");
         put(&path, 500 + i as u64);
         urls.push(server.url(&path));
-        // The same server as an S3 endpoint (path-style; it ignores the signature).
         let key = format!("segments/s3-{i:02}.warc.gz");
-        put(&format!("/soak/{key}"), 700 + i as u64);
+        match &moto {
+            Some(_) => s3_objects.push(("soak", key.clone(), crawl(700 + i as u64))),
+            None => put(&format!("/soak/{key}"), 700 + i as u64),
+        }
         urls.push(format!("s3://soak/{key}"));
+    }
+    if let Some(moto) = &moto {
+        let objects: Vec<(&str, &str, Vec<u8>)> = s3_objects
+            .iter()
+            .map(|(bucket, key, bytes)| (*bucket, key.as_str(), bytes.clone()))
+            .collect();
+        moto.put(&objects).expect("the S3 objects put into moto");
     }
     // One object is overwritten while a run reads it (armed again each night): that run's
     // line for it is partial, and the next run reads the new object. The clean runs read the
@@ -825,6 +846,10 @@ fn soak(plan: &Plan) -> Tally {
     }
     tally.remote_faults = server.faulted();
     tally.remote = server.fault_counts();
+    assert!(
+        moto.is_none() || tally.remote.upstream > 0,
+        "seed {seed}: no fault on a request to moto"
+    );
     eprintln!("soak: seed {seed}: {tally:?}");
     tally
 }

@@ -67,6 +67,9 @@ struct State {
     /// Requests answered 503, cut short, stalled or replaced mid-read on purpose.
     faulted: usize,
     kinds: FaultCounts,
+    /// `host:port` of a server that answers for the paths put nowhere here (see
+    /// [`TestServer::proxy`]).
+    upstream: Option<String>,
 }
 
 /// Faults served so far, by kind.
@@ -79,6 +82,8 @@ pub struct FaultCounts {
     pub stalled: usize,
     /// Objects replaced in the middle of a GET.
     pub replaced: usize,
+    /// Of all these, the faults of requests forwarded upstream ([`TestServer::proxy`]).
+    pub upstream: usize,
 }
 
 /// A running server; it stops accepting when dropped (the listener thread exits on the next
@@ -108,6 +113,15 @@ impl TestServer {
             }
         });
         TestServer { addr, state }
+    }
+
+    /// A server that forwards every request for a path not put here to `upstream`
+    /// (`host:port`, say moto's S3 server) and injects `faults` into its answers as into its
+    /// own: a real server's behaviour, with the faults of a flapping network in front.
+    pub fn proxy(faults: Faults, upstream: &str) -> TestServer {
+        let server = TestServer::start(faults);
+        server.lock().upstream = Some(upstream.to_string());
+        server
     }
 
     /// Serves `bytes` at `path` (starting `/`), with an ETag derived from the bytes.
@@ -229,6 +243,8 @@ fn serve(conn: TcpStream, state: &Mutex<State>) -> std::io::Result<()> {
         s.kinds.unavailable += usize::from(unavailable);
         s.kinds.dropped += usize::from(drop_now);
         s.kinds.stalled += usize::from(stall_now);
+        let forwarded = object.is_none() && s.upstream.is_some();
+        s.kinds.upstream += usize::from(forwarded && (unavailable || drop_now || stall_now));
         s.faulted += usize::from(unavailable || drop_now || stall_now || replace_now.is_some());
         (
             object,
@@ -245,8 +261,43 @@ fn serve(conn: TcpStream, state: &Mutex<State>) -> std::io::Result<()> {
     if unavailable {
         return respond(&mut out, "503 Service Unavailable", &[], b"");
     }
+    let upstream = state
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .upstream
+        .clone();
     let Some(object) = object else {
-        return respond(&mut out, "404 Not Found", &[], b"");
+        let Some(upstream) = upstream else {
+            return respond(&mut out, "404 Not Found", &[], b"");
+        };
+        let (status, answer_headers, body) = forward(&upstream, &method, &target, &headers)?;
+        let head_only = method == "HEAD";
+        let length = answer_headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case("content-length"))
+            .and_then(|(_, v)| v.parse().ok())
+            .unwrap_or(body.len());
+        let passed: Vec<(&str, &str)> = answer_headers
+            .iter()
+            .filter(|(k, _)| {
+                !["content-length", "connection", "transfer-encoding"]
+                    .contains(&k.to_ascii_lowercase().as_str())
+            })
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        let faulted = Faulted {
+            drop_now,
+            stall_now,
+            faults: &faults,
+        };
+        return send(
+            &mut out,
+            &status,
+            &passed,
+            length,
+            (!head_only).then_some(&body[..]),
+            &faulted,
+        );
     };
     let len = object.bytes.len();
     if let Some(want) = headers.get("if-match")
@@ -286,25 +337,99 @@ fn serve(conn: TcpStream, state: &Mutex<State>) -> std::io::Result<()> {
         extra.push(("Content-Range", cr));
     }
     let head_only = method == "HEAD";
-    let cut = if drop_now {
-        faults.drop_after.min(body.len())
-    } else {
-        body.len()
+    let faulted = Faulted {
+        drop_now,
+        stall_now,
+        faults: &faults,
     };
-    write_head(&mut out, status, &extra, body.len())?;
-    if !head_only && stall_now {
-        let cut = faults.drop_after.min(body.len());
-        out.write_all(&body[..cut])?;
-        out.flush()?;
-        std::thread::sleep(faults.stall_for);
-        // The client may have given up waiting: then this fails, as it would.
-        out.write_all(&body[cut..])?;
-    } else if !head_only {
-        out.write_all(&body[..cut])?;
+    send(
+        &mut out,
+        status,
+        &extra,
+        body.len(),
+        (!head_only).then_some(body),
+        &faulted,
+    )
+}
+
+/// The faults a body is sent with.
+struct Faulted<'a> {
+    drop_now: bool,
+    stall_now: bool,
+    faults: &'a Faults,
+}
+
+/// Sends an answer of `content_length` bytes: its head, then `body` (none for a `HEAD`),
+/// cut short or stalled after `drop_after` bytes as `faulted` says.
+fn send(
+    out: &mut TcpStream,
+    status: &str,
+    headers: &[(&str, &str)],
+    content_length: usize,
+    body: Option<&[u8]>,
+    faulted: &Faulted,
+) -> std::io::Result<()> {
+    write_head(out, status, headers, content_length)?;
+    if let Some(body) = body {
+        let cut = faulted.faults.drop_after.min(body.len());
+        if faulted.stall_now {
+            out.write_all(&body[..cut])?;
+            out.flush()?;
+            std::thread::sleep(faulted.faults.stall_for);
+            // The client may have given up waiting: then this fails, as it would.
+            out.write_all(&body[cut..])?;
+        } else if faulted.drop_now {
+            out.write_all(&body[..cut])?;
+        } else {
+            out.write_all(body)?;
+        }
     }
     out.flush()?;
     // Dropping the stream closes the connection: a drop is a short body.
     Ok(())
+}
+
+/// Sends the request to `upstream` (one connection, closed after the answer) and returns
+/// its answer: the status (code and reason), the headers and the whole body.
+#[allow(clippy::type_complexity)]
+fn forward(
+    upstream: &str,
+    method: &str,
+    target: &str,
+    headers: &BTreeMap<String, String>,
+) -> std::io::Result<(String, Vec<(String, String)>, Vec<u8>)> {
+    let mut conn = TcpStream::connect(upstream)?;
+    let mut request = format!("{method} {target} HTTP/1.1\r\n");
+    for (k, v) in headers.iter().filter(|(k, _)| *k != "connection") {
+        request.push_str(&format!("{k}: {v}\r\n"));
+    }
+    request.push_str("Connection: close\r\n\r\n");
+    conn.write_all(request.as_bytes())?;
+    let mut answer = Vec::new();
+    std::io::Read::read_to_end(&mut conn, &mut answer)?;
+    let bad = |what: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, what.to_string());
+    let head_end = answer
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .ok_or_else(|| bad("no end of head from upstream"))?;
+    let head = String::from_utf8_lossy(&answer[..head_end]).into_owned();
+    let mut lines = head.split("\r\n");
+    let status = lines
+        .next()
+        .and_then(|l| l.split_once(' '))
+        .map(|(_, status)| status.to_string())
+        .ok_or_else(|| bad("no status line from upstream"))?;
+    let answer_headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+        .collect();
+    if answer_headers
+        .iter()
+        .any(|(k, v)| k.eq_ignore_ascii_case("transfer-encoding") && v.contains("chunked"))
+    {
+        return Err(bad("chunked answers are not proxied"));
+    }
+    Ok((status, answer_headers, answer[head_end + 4..].to_vec()))
 }
 
 fn parse_range(value: &str) -> Option<(usize, Option<usize>)> {
