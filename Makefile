@@ -127,7 +127,8 @@ stress:
 ## builds and merges, 40 killed nightly `--sites-update` runs, over 44 inputs of mixed
 ## formats and 13 over HTTP and S3 (moto, behind a proxy that answers 503, cuts connections
 ## and stalls; an object replaced mid-read), each night in Dolma, Parquet or WET; the
-## directory and the store must converge to one clean run's bytes. About 8 minutes.
+## directory and the store must converge to one clean run's bytes. About 15 minutes (moto
+## answers in Python; without it, about 7).
 ## SOAK_SEED=N replays a seed. `make check` runs the short form (half a minute).
 soak: pyenv
 	OUTWARD_TEST_PYTHON=$(abspath $(PYENV))/bin/python $(CARGO) test --release --workspace --test cli soak::soak_full -- --ignored --nocapture
