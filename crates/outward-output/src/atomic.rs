@@ -116,7 +116,8 @@ pub fn sync_dir(dir: &Path) {
     }
 }
 
-pub(crate) fn hex(bytes: &[u8]) -> String {
+/// Bytes as lowercase hex.
+pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
@@ -125,6 +126,27 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
 /// concurrent job sharing the directory) is left alone; liveness is read from `/proc`, so
 /// where there is no `/proc` nothing is removed. Returns how many files were removed.
 pub fn remove_stale_temp_files(dir: &Path) -> usize {
+    remove_left_by_dead_processes(
+        dir,
+        |name| {
+            let is_ours = name.starts_with('.') || name.starts_with("manifest.jsonl.tmp-");
+            is_ours
+                .then(|| name.rsplit_once(".tmp-").map(|(_, pid)| pid))
+                .flatten()
+                .and_then(|pid| pid.parse().ok())
+        },
+        |path| fs::remove_file(path),
+    )
+}
+
+/// Removes with `remove` each entry of `dir` whose name `writer_of` reads a process id from,
+/// when that process is no longer alive (read from `/proc`: where there is none, nothing is
+/// removed). Returns how many entries were removed.
+pub fn remove_left_by_dead_processes(
+    dir: &Path,
+    writer_of: impl Fn(&str) -> Option<u32>,
+    remove: impl Fn(&Path) -> io::Result<()>,
+) -> usize {
     if !Path::new("/proc/self").exists() {
         return 0;
     }
@@ -133,17 +155,11 @@ pub fn remove_stale_temp_files(dir: &Path) -> usize {
     };
     let mut removed = 0;
     for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let is_ours = name.starts_with('.') || name.starts_with("manifest.jsonl.tmp-");
-        let Some(pid) = is_ours
-            .then(|| name.rsplit_once(".tmp-").map(|(_, pid)| pid))
-            .flatten()
-            .and_then(|pid| pid.parse::<u32>().ok())
-        else {
+        let Some(pid) = writer_of(&entry.file_name().to_string_lossy()) else {
             continue;
         };
         let alive = Path::new(&format!("/proc/{pid}")).exists();
-        if !alive && fs::remove_file(entry.path()).is_ok() {
+        if !alive && remove(&entry.path()).is_ok() {
             removed += 1;
         }
     }

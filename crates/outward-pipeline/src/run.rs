@@ -150,7 +150,6 @@ pub fn run(
         manifest,
         inputs_at_once: readers,
         store_update,
-        kept,
     };
     let next_input = AtomicUsize::new(0);
     let reports: Mutex<Vec<Option<InputReport>>> = Mutex::new(vec![None; inputs.len()]);
@@ -230,8 +229,6 @@ struct RunShared<'a> {
     inputs_at_once: usize,
     /// `--sites-update`: where each input's pages wait, what was landed.
     store_update: Option<StoreUpdate>,
-    /// What of the sample pages the pages taken for the store carry.
-    kept: SampleNeeds,
 }
 
 /// [`read_input`], and for an input that could not be read at all a manifest line saying
@@ -363,11 +360,11 @@ fn read_input(input: &Path, shared: &RunShared) -> (InputOutcome, Option<InputId
     };
     // With `--sites-update`: this input's pages, written beside its output before its
     // manifest line (`store_update`). Each reader's share of the memory.
-    let mut learned = shared.store_update.as_ref().map(|_| {
+    let mut learned = stages.learn_for_store.map(|kept| {
         SpillingBuilder::new(
             config.site_memory_bytes / shared.inputs_at_once.max(1),
             &config.output,
-            shared.kept,
+            kept,
         )
     });
     let result = stream_input(input, &opened.source, stages, &mut sink, learned.as_mut());

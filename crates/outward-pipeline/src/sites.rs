@@ -601,28 +601,14 @@ const SPILL_PREFIX: &str = ".outward-sites.spill-";
 /// process id no longer alive, read from `/proc`: where there is none, nothing is removed).
 /// Returns how many were removed.
 pub fn remove_stale_spill_dirs(dir: &Path) -> usize {
-    if !Path::new("/proc/self").exists() {
-        return 0;
-    }
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return 0;
-    };
-    let mut removed = 0;
-    for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let Some(pid) = name
-            .strip_prefix(SPILL_PREFIX)
-            .map(|rest| rest.split('-').next().unwrap_or(""))
-            .and_then(|pid| pid.parse::<u32>().ok())
-        else {
-            continue;
-        };
-        let alive = Path::new(&format!("/proc/{pid}")).exists();
-        if !alive && std::fs::remove_dir_all(entry.path()).is_ok() {
-            removed += 1;
-        }
-    }
-    removed
+    outward_output::atomic::remove_left_by_dead_processes(
+        dir,
+        |name| {
+            let rest = name.strip_prefix(SPILL_PREFIX)?;
+            rest.split('-').next()?.parse().ok()
+        },
+        |path| std::fs::remove_dir_all(path),
+    )
 }
 
 impl SpillDir {

@@ -300,7 +300,7 @@ fn read_state(dir: &Path, store: &Path) -> io::Result<State> {
 /// The footer of the store at `path`, hex.
 fn footer_hex(path: &Path) -> io::Result<String> {
     let footer = StoreReader::open(path)?.footer().to_bytes();
-    Ok(footer.iter().map(|b| format!("{b:02x}")).collect())
+    Ok(outward_output::atomic::hex(&footer))
 }
 
 #[cfg(test)]
