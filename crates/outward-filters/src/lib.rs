@@ -9,7 +9,8 @@
 //! - here: [`Filter`] (the names `--filter` takes), [`Config`] (all thresholds, read from a
 //!   JSON file), [`Signals`] (everything, for `--signals`) and [`apply`] (a `--filter` chain).
 //!
-//! Invariant: pure functions of the text and the thresholds: no I/O, no threads, no printing.
+//! Invariant: pure functions of the text and the thresholds: no I/O, no threads, no printing
+//! (the scratch tables a thread keeps between documents never change a result).
 
 mod doc;
 pub mod rules;

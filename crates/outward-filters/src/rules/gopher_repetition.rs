@@ -8,13 +8,19 @@
 //! words joined by nothing, so "ab"+"c" equals "a"+"bc", and it is compared by a 61-bit
 //! polynomial hash of those bytes and their length (a false match needs two different
 //! n-grams of one document to collide).
+//!
+//! The n-gram passes count only what can repeat: an n-gram that occurs once changes no
+//! count and no walk, so each pass skips the positions a cheaper test proves unique (a bit set
+//! of what was seen twice, the shorter n-grams' counts, a window of the joined bytes).
+//! `skipping_passes_count_as_the_string_passes` holds them to DataTrove's string passes.
 
 use outward_base::counts::FilterRule;
 use serde::{Deserialize, Serialize};
 
 use crate::doc::{Doc, enabled, find_duplicates, ratio};
 use crate::words::python;
-use outward_base::fxhash::FxHashMap;
+use outward_base::fxhash::{FxHashMap, FxHasher};
+use std::hash::Hasher;
 
 /// DataTrove's arguments and defaults; `null` turns a rule off. The n of `top_n_grams` is 2 to
 /// 4 and of `dup_n_grams` 5 to 10 (the rules the manifest has names for).
@@ -83,17 +89,13 @@ pub fn measure(doc: &Doc) -> Signals {
     let (para_dup, para_chars) = find_duplicates(paragraphs.iter().copied());
     let lines = split_runs(text, 1);
     let (line_dup, line_chars) = find_duplicates(lines.iter().copied());
-    let ngrams = NGrams::new(&doc.words);
-    let mut counts = Table::default();
-    let mut top = [0.0; 3];
-    for (i, n) in (2..=4).enumerate() {
-        top[i] = ratio(ngrams.top_chars(n, &mut counts), doc.chars);
-    }
-    let mut seen = Table::default();
-    let mut duplicated = [0.0; 6];
-    for (i, n) in (5..=10).enumerate() {
-        duplicated[i] = ratio(ngrams.duplicated_chars(n, &mut seen), doc.chars);
-    }
+    let (top, duplicated) = TABLES.with_borrow_mut(|tables| {
+        let ngrams = NGrams::new(&doc.words, tables);
+        let top = ngrams.top_chars(tables).map(|c| ratio(c, doc.chars));
+        let duplicated = ngrams.duplicated_chars(tables).map(|c| ratio(c, doc.chars));
+        tables.shed();
+        (top, duplicated)
+    });
     Signals {
         dup_para_frac: ratio(para_dup, paragraphs.len()),
         dup_para_char_frac: ratio(para_chars, doc.chars),
@@ -108,18 +110,16 @@ pub fn measure(doc: &Doc) -> Signals {
 fn split_runs(text: &str, min: usize) -> Vec<&str> {
     let bytes = text.as_bytes();
     let mut pieces = Vec::new();
-    let (mut start, mut i) = (0, 0);
-    while i < bytes.len() {
-        if bytes[i] == b'\n' {
-            let run = bytes[i..].iter().take_while(|&&b| b == b'\n').count();
-            if run >= min {
-                pieces.push(&text[start..i]);
-                start = i + run;
-            }
-            i += run;
-        } else {
-            i += 1;
+    let mut start = 0;
+    let mut at = 0;
+    while let Some(found) = memchr::memchr(b'\n', &bytes[at..]) {
+        let i = at + found;
+        let run = bytes[i..].iter().take_while(|&&b| b == b'\n').count();
+        if run >= min {
+            pieces.push(&text[start..i]);
+            start = i + run;
         }
+        at = i + run;
     }
     pieces.push(&text[start..]);
     pieces
@@ -128,7 +128,7 @@ fn split_runs(text: &str, min: usize) -> Vec<&str> {
 const MODULUS: u64 = (1 << 61) - 1;
 const BASE: u64 = 1_000_003;
 
-fn mul_mod(a: u64, b: u64) -> u64 {
+const fn mul_mod(a: u64, b: u64) -> u64 {
     let p = a as u128 * b as u128;
     let folded = (p as u64 & MODULUS) + (p >> 61) as u64;
     if folded >= MODULUS {
@@ -144,57 +144,160 @@ fn add_mod(a: u64, b: u64) -> u64 {
     if s >= MODULUS { s - MODULUS } else { s }
 }
 
-/// A document's words as the n-gram rules need them.
-struct NGrams<'a> {
-    /// Each word's id (equal words, equal ids).
-    ids: Vec<u32>,
-    /// Characters of the words before word i (`chars[words.len()]`: all).
-    chars: Vec<usize>,
-    /// The polynomial hash of the words' bytes joined by nothing, up to byte k.
-    prefix: Vec<u64>,
-    /// `BASE^k`.
-    powers: Vec<u64>,
-    /// Byte offset of word i in that joined string.
-    starts: Vec<usize>,
-    words: &'a [&'a str],
+/// `BASE^k` for the byte lengths of most n-grams (longer ones multiply their words' powers).
+static POWERS: [u64; 1024] = {
+    let mut powers = [1u64; 1024];
+    let mut k = 1;
+    while k < powers.len() {
+        powers[k] = mul_mod(powers[k - 1], BASE);
+        k += 1;
+    }
+    powers
+};
+
+/// A repeated n-gram (joined by nothing) at least this many bytes long starts with a
+/// repeated window of this many bytes at a word start: the repeated n-gram passes visit only
+/// the word starts whose window repeats, or whose n-gram is shorter.
+const WINDOW: usize = 16;
+
+/// What one distinct word contributes, computed once per distinct word.
+#[derive(Clone, Copy)]
+struct WordInfo {
+    /// The polynomial hash of its bytes.
+    hash: u64,
+    /// `BASE^bytes`.
+    power: u64,
+    /// Python's `len`.
+    chars: usize,
 }
 
-impl<'a> NGrams<'a> {
-    fn new(words: &'a [&'a str]) -> NGrams<'a> {
-        let mut table: FxHashMap<&str, u32> =
-            FxHashMap::with_capacity_and_hasher(words.len(), Default::default());
+impl WordInfo {
+    fn of(word: &str) -> WordInfo {
+        let (mut hash, mut power) = (0, 1);
+        for &byte in word.as_bytes() {
+            hash = add_mod(mul_mod(hash, BASE), byte as u64 + 1);
+            power = mul_mod(power, BASE);
+        }
+        WordInfo {
+            hash,
+            power,
+            chars: python::len(word),
+        }
+    }
+}
+
+/// A document's words as the n-gram rules need them.
+struct NGrams {
+    /// Each word's id (equal words, equal ids).
+    ids: Vec<u32>,
+    /// Per id.
+    info: Vec<WordInfo>,
+    /// Characters of the words before word i (`chars[words.len()]`: all).
+    chars: Vec<usize>,
+    /// The polynomial hash of the words' bytes joined by nothing, up to word i.
+    prefix: Vec<u64>,
+    /// Byte offset of word i in that joined string.
+    starts: Vec<usize>,
+    /// The joined string, then `WINDOW` zero bytes.
+    joined: Vec<u8>,
+}
+
+/// The hash tables the passes reuse, and what each position's key counted: kept by each
+/// thread from one document to the next (a table is reset by a generation count, not
+/// cleared), so a document allocates and clears nothing in proportion to its words.
+#[derive(Default)]
+struct Tables {
+    /// A word's 64-bit hash to its id.
+    words: Table<u64, u32>,
+    top: Table<u128, (u32, u32)>,
+    twice: SeenTwice,
+    seen: Table<u64, ()>,
+    slot: Vec<u32>,
+    repeated: Vec<bool>,
+}
+
+/// Slots (or bit-set words) a thread keeps between documents, per table: at most about 4 MB
+/// in all; a larger table (a document of more than about 30,000 words) is freed after its
+/// document.
+const KEPT_SLOTS: usize = 1 << 16;
+
+impl Tables {
+    fn shed(&mut self) {
+        if self.words.slots.len() > KEPT_SLOTS
+            || self.top.slots.len() > KEPT_SLOTS
+            || self.twice.once.len() > KEPT_SLOTS
+            || self.seen.slots.len() > KEPT_SLOTS
+        {
+            *self = Tables::default();
+        }
+    }
+}
+
+thread_local! {
+    static TABLES: std::cell::RefCell<Tables> = std::cell::RefCell::default();
+}
+
+impl NGrams {
+    fn new(words: &[&str], tables: &mut Tables) -> NGrams {
+        // Distinct words by their hash, checked against the word that took the id; a word
+        // whose hash another word holds (never seen in practice) gets its id from `clashes`.
+        let table = &mut tables.words;
+        table.reset(words.len());
+        let mut clashes: FxHashMap<&str, u32> = FxHashMap::default();
+        let mut first: Vec<&str> = Vec::new();
+        let mut info = Vec::new();
         let mut ids = Vec::with_capacity(words.len());
         let mut chars = Vec::with_capacity(words.len() + 1);
         let mut starts = Vec::with_capacity(words.len() + 1);
+        let mut prefix = Vec::with_capacity(words.len() + 1);
         let bytes: usize = words.iter().map(|w| w.len()).sum();
-        let mut prefix = Vec::with_capacity(bytes + 1);
-        let mut powers = Vec::with_capacity(bytes + 1);
-        prefix.push(0);
-        powers.push(1);
-        let (mut c, mut b) = (0, 0);
-        for w in words {
-            let next = table.len() as u32;
-            ids.push(*table.entry(w).or_insert(next));
+        let mut joined = Vec::with_capacity(bytes + WINDOW);
+        let (mut c, mut h) = (0, 0);
+        for &w in words {
+            let mut hasher = FxHasher::default();
+            hasher.write(w.as_bytes());
+            let slot = table.slot(hasher.finish(), u32::MAX);
+            let held = *table.value(slot);
+            let id = if held != u32::MAX && first[held as usize] == w {
+                held
+            } else if let Some(&id) = clashes.get(w) {
+                id
+            } else {
+                info.push(WordInfo::of(w));
+                first.push(w);
+                let id = info.len() as u32 - 1;
+                if held == u32::MAX {
+                    *table.value_mut(slot) = id;
+                } else {
+                    clashes.insert(w, id);
+                }
+                id
+            };
+            let word = info[id as usize];
+            ids.push(id);
             chars.push(c);
-            starts.push(b);
-            c += python::len(w);
-            b += w.len();
-            for &byte in w.as_bytes() {
-                let h = *prefix.last().expect("starts with 0");
-                prefix.push(add_mod(mul_mod(h, BASE), byte as u64 + 1));
-                powers.push(mul_mod(*powers.last().expect("starts with 1"), BASE));
-            }
+            starts.push(joined.len());
+            prefix.push(h);
+            c += word.chars;
+            h = add_mod(mul_mod(h, word.power), word.hash);
+            joined.extend_from_slice(w.as_bytes());
         }
         chars.push(c);
-        starts.push(b);
+        starts.push(joined.len());
+        prefix.push(h);
+        joined.extend_from_slice(&[0; WINDOW]);
         NGrams {
             ids,
+            info,
             chars,
             prefix,
-            powers,
             starts,
-            words,
+            joined,
         }
+    }
+
+    fn len(&self) -> usize {
+        self.ids.len()
     }
 
     /// Characters of words i..i+n.
@@ -202,62 +305,202 @@ impl<'a> NGrams<'a> {
         self.chars[i + n] - self.chars[i]
     }
 
-    /// DataTrove's `find_top_duplicate(get_n_grams(words, n))`: the characters of the most
-    /// frequent n-gram (words joined by spaces; the first seen among equals) times its count;
-    /// 0 without any n-gram.
-    fn top_chars(&self, n: usize, table: &mut Table<u128, (u32, u32)>) -> usize {
-        if self.words.len() < n {
-            return 0;
+    /// DataTrove's `find_top_duplicate(get_n_grams(words, n))` for n = 2, 3, 4: the
+    /// characters of the most frequent n-gram (words joined by spaces; the first seen among
+    /// equals) times its count; 0 without any n-gram.
+    ///
+    /// Only n-grams seen twice are counted: for the 2-grams, those `SeenTwice` lets through;
+    /// an n-gram seen twice is made of two (n-1)-grams seen twice, so after the 2-grams each
+    /// pass counts only the positions whose two (n-1)-grams repeat. When no n-gram repeats,
+    /// every one is seen once and the first is the most frequent.
+    fn top_chars(&self, tables: &mut Tables) -> [usize; 3] {
+        let mut top = [0; 3];
+        if self.len() < 2 {
+            return top;
         }
-        // Up to 4 ids of 32 bits (each plus 1, so no key is 0) are the n-gram exactly.
-        table.reset(self.words.len());
-        let (mut best_count, mut best_first) = (0u32, 0u32);
-        for i in 0..=self.words.len() - n {
-            let key = self.ids[i..i + n]
-                .iter()
-                .fold(0u128, |k, &id| (k << 32) | (id as u128 + 1));
-            let entry = table.entry(key, (0, i as u32));
-            entry.0 += 1;
-            let (count, first) = *entry;
-            // The most frequent; among equals, the first seen (Counter.most_common).
-            if count > best_count || (count == best_count && first < best_first) {
-                (best_count, best_first) = (count, first);
+        // Positions whose (n-1)-gram may repeat; for the 2-grams, whose 2-gram may.
+        let twice = &mut tables.twice;
+        twice.reset(self.len());
+        let pair = |i: usize| (self.ids[i] as u64) << 32 | self.ids[i + 1] as u64;
+        for i in 0..self.len() - 1 {
+            twice.add(pair(i));
+        }
+        let repeated = &mut tables.repeated;
+        repeated.clear();
+        repeated.extend((0..self.len() - 1).map(|i| twice.maybe_twice(pair(i))));
+        repeated.push(true);
+        for (slot, n) in (2..=4).enumerate() {
+            if self.len() < n {
+                break;
+            }
+            let last = self.len() - n;
+            // The 2-grams test one position, longer n-grams two.
+            let step = if n == 2 { 0 } else { 1 };
+            let candidates = (0..=last)
+                .filter(|&i| repeated[i] && repeated[i + step])
+                .count();
+            let table = &mut tables.top;
+            table.reset(candidates);
+            tables.slot.clear();
+            tables.slot.resize(last + 1, u32::MAX);
+            let (mut best_count, mut best_first) = (1u32, 0u32);
+            for i in 0..=last {
+                if !(repeated[i] && repeated[i + step]) {
+                    continue;
+                }
+                // Up to 4 ids of 32 bits (each plus 1, so no key is 0) are the n-gram exactly.
+                let key = self.ids[i..i + n]
+                    .iter()
+                    .fold(0u128, |k, &id| (k << 32) | (id as u128 + 1));
+                let at = table.slot(key, (0, i as u32));
+                tables.slot[i] = at as u32;
+                let entry = table.value_mut(at);
+                entry.0 += 1;
+                let (count, first) = *entry;
+                // The most frequent; among equals, the first seen (Counter.most_common).
+                if count > best_count || (count == best_count && first < best_first) {
+                    (best_count, best_first) = (count, first);
+                }
+            }
+            top[slot] = (self.span_chars(best_first as usize, n) + n - 1) * best_count as usize;
+            // Which n-grams repeat, for the next n; a position past the last has none.
+            for (i, r) in repeated.iter_mut().enumerate() {
+                *r = tables
+                    .slot
+                    .get(i)
+                    .is_some_and(|&at| at != u32::MAX && table.value(at as usize).0 > 1);
             }
         }
-        (self.span_chars(best_first as usize, n) + n - 1) * best_count as usize
+        top
     }
 
     /// The hash and byte length of words i..i+n joined by nothing.
     fn joined_key(&self, i: usize, n: usize) -> (u64, usize) {
-        let (a, b) = (self.starts[i], self.starts[i + n]);
-        let h = add_mod(
-            self.prefix[b],
-            MODULUS - mul_mod(self.prefix[a], self.powers[b - a]),
-        );
-        (h, b - a)
+        let len = self.starts[i + n] - self.starts[i];
+        let power = match POWERS.get(len) {
+            Some(&power) => power,
+            None => self.ids[i..i + n]
+                .iter()
+                .fold(1, |p, &id| mul_mod(p, self.info[id as usize].power)),
+        };
+        let h = add_mod(self.prefix[i + n], MODULUS - mul_mod(self.prefix[i], power));
+        (h, len)
     }
 
-    /// DataTrove's `find_all_duplicate(words, n)`: walking the words, an n-gram (joined by
-    /// nothing) seen before adds its characters and jumps past itself; else one word on.
-    fn duplicated_chars(&self, n: usize, seen: &mut Table<u64, ()>) -> usize {
-        let total = self.words.len();
-        if total < n {
-            return 0;
+    /// A hash of the `WINDOW` bytes from word i's start (past the end, zeros).
+    fn window(&self, i: usize) -> u64 {
+        let at = self.starts[i];
+        let half = |k: usize| {
+            u64::from_le_bytes(
+                self.joined[at + k..at + k + 8]
+                    .try_into()
+                    .expect("eight bytes"),
+            )
+        };
+        half(0).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29) ^ half(8)
+    }
+
+    /// Whether the n-gram at word i is shorter than `WINDOW` bytes.
+    fn short(&self, i: usize, n: usize) -> bool {
+        self.starts[i + n] - self.starts[i] < WINDOW
+    }
+
+    /// DataTrove's `find_all_duplicate(words, n)` for n = 5 to 10: walking the words, an
+    /// n-gram (joined by nothing) seen before adds its characters and jumps past itself; else
+    /// one word on.
+    ///
+    /// An n-gram seen nowhere else changes nothing by being seen, so only the positions whose
+    /// n-gram can repeat are walked: those whose first `WINDOW` bytes may repeat at another
+    /// word start (`SeenTwice`), and those whose n-gram is shorter than that.
+    fn duplicated_chars(&self, tables: &mut Tables) -> [usize; 6] {
+        let mut duplicated = [0; 6];
+        let total = self.len();
+        if total < 5 {
+            return duplicated;
         }
-        seen.reset(total);
-        let (mut repeated, mut i) = (0, 0);
-        while i < total - n + 1 {
-            let (hash, len) = self.joined_key(i, n);
-            // The 61-bit hash and the length in one key, never 0.
-            let key = ((hash << 3) ^ (len as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)) | 1;
-            if seen.insert(key) {
-                i += 1;
-            } else {
-                repeated += self.span_chars(i, n);
-                i += n;
+        let twice = &mut tables.twice;
+        twice.reset(total);
+        for i in 0..total {
+            twice.add(self.window(i));
+        }
+        let window_repeats = &mut tables.repeated;
+        window_repeats.clear();
+        window_repeats.extend((0..total).map(|i| twice.maybe_twice(self.window(i))));
+        let candidates = &mut tables.slot;
+        candidates.clear();
+        candidates.extend(
+            (0..=total - 5)
+                .filter(|&i| window_repeats[i] || self.short(i, 5))
+                .map(|i| i as u32),
+        );
+        for (slot, n) in (5..=10).enumerate() {
+            if total < n {
+                break;
             }
+            let last = total - n;
+            candidates.retain(|&i| {
+                let i = i as usize;
+                i <= last && (window_repeats[i] || self.short(i, n))
+            });
+            let seen = &mut tables.seen;
+            seen.reset(candidates.len());
+            let (mut repeated, mut next) = (0, 0);
+            for &i in candidates.iter() {
+                let i = i as usize;
+                if i < next {
+                    continue;
+                }
+                let (hash, len) = self.joined_key(i, n);
+                // The 61-bit hash and the length in one key, never 0.
+                let key = ((hash << 3) ^ (len as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)) | 1;
+                if !seen.insert(key) {
+                    repeated += self.span_chars(i, n);
+                    next = i + n;
+                }
+            }
+            duplicated[slot] = repeated;
         }
-        repeated
+        duplicated
+    }
+}
+
+/// Which keys were added at least twice, and some that were added once (a key shares its bit
+/// with others): two bit sets of 16 bits per key, small enough to stay in cache, where a hash
+/// table of the keys was not. A pass that counts exactly needs to visit only the keys let
+/// through.
+#[derive(Default)]
+struct SeenTwice {
+    once: Vec<u64>,
+    twice: Vec<u64>,
+    shift: u32,
+}
+
+impl SeenTwice {
+    /// Empties the sets, sized for `n` keys.
+    fn reset(&mut self, n: usize) {
+        let bits = (n * 16).next_power_of_two().max(64);
+        for set in [&mut self.once, &mut self.twice] {
+            set.clear();
+            set.resize(bits / 64, 0);
+        }
+        self.shift = 64 - bits.trailing_zeros();
+    }
+
+    fn bit(&self, key: u64) -> (usize, u64) {
+        let bit = (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize;
+        (bit / 64, 1 << (bit % 64))
+    }
+
+    fn add(&mut self, key: u64) {
+        let (word, mask) = self.bit(key);
+        self.twice[word] |= self.once[word] & mask;
+        self.once[word] |= mask;
+    }
+
+    /// False only for a key added at most once.
+    fn maybe_twice(&self, key: u64) -> bool {
+        let (word, mask) = self.bit(key);
+        self.twice[word] & mask != 0
     }
 }
 
@@ -302,7 +545,7 @@ pub fn decide(s: &Signals, t: &Thresholds) -> Option<FilterRule> {
     None
 }
 
-/// An open-addressing hash table of non-zero integer keys, reset and reused for each n: the
+/// An open-addressing hash table of integer keys, reset and reused for each pass: the
 /// n-gram passes insert once per word, and a general map's hashing, growth and clearing were
 /// most of their cost. A slot belongs to the current pass only when it carries the pass's
 /// generation, so a reset clears nothing.
@@ -338,13 +581,15 @@ impl<K: Key, V: Copy + Default> Table<K, V> {
             self.slots = vec![(K::default(), V::default(), 0); size];
             self.generation = 1;
         }
-        self.shift = 64 - self.slots.len().trailing_zeros();
+        // Only the first `size` slots are used: a small document after a large one probes a
+        // small, cached part of the table.
+        self.shift = 64 - size.trailing_zeros();
     }
 
     /// The slot of `key`, and whether it holds it already (else it is the free slot where
     /// it goes).
     fn probe(&self, key: K) -> (usize, bool) {
-        let mask = self.slots.len() - 1;
+        let mask = (1usize << (64 - self.shift)) - 1;
         let mut i = (key.spread() >> self.shift) as usize;
         loop {
             let slot = &self.slots[i];
@@ -358,13 +603,21 @@ impl<K: Key, V: Copy + Default> Table<K, V> {
         }
     }
 
-    /// The value of `key`, inserted as `init` when absent.
-    fn entry(&mut self, key: K, init: V) -> &mut V {
+    /// The slot of `key`, inserted with `init` when absent.
+    fn slot(&mut self, key: K, init: V) -> usize {
         let (i, found) = self.probe(key);
         if !found {
             self.slots[i] = (key, init, self.generation);
         }
-        &mut self.slots[i].1
+        i
+    }
+
+    fn value(&self, slot: usize) -> &V {
+        &self.slots[slot].1
+    }
+
+    fn value_mut(&mut self, slot: usize) -> &mut V {
+        &mut self.slots[slot].1
     }
 
     /// Adds `key`; whether it was absent.
@@ -392,9 +645,102 @@ mod tests {
     fn repeated_n_grams_join_words_by_nothing() {
         // DataTrove's "".join makes "ab c ..." and "a bc ..." the same 5-gram.
         let words = ["ab", "c", "d", "e", "f", "a", "bc", "d", "e", "f"];
-        let g = NGrams::new(&words);
-        assert_eq!(g.duplicated_chars(5, &mut Table::default()), 6);
+        let mut tables = Tables::default();
+        let g = NGrams::new(&words, &mut tables);
+        assert_eq!(g.duplicated_chars(&mut tables)[0], 6);
         // The top 2-gram: every 2-gram once but "d e" and "e f" twice: the first, "d e".
-        assert_eq!(g.top_chars(2, &mut Table::default()), 3 * 2);
+        assert_eq!(g.top_chars(&mut tables)[0], 3 * 2);
+    }
+
+    /// DataTrove's `find_top_duplicate(get_n_grams(words, n))`, on strings.
+    fn top_by_strings(words: &[&str], n: usize) -> usize {
+        if words.len() < n {
+            return 0;
+        }
+        let grams: Vec<String> = words.windows(n).map(|w| w.join(" ")).collect();
+        let mut counts: Vec<(&str, usize)> = Vec::new();
+        for g in &grams {
+            match counts.iter_mut().find(|(k, _)| k == g) {
+                Some((_, c)) => *c += 1,
+                None => counts.push((g, 1)),
+            }
+        }
+        // `max` returns the first of equals, as `most_common(1)` does.
+        let best = counts
+            .iter()
+            .rev()
+            .max_by_key(|(_, c)| *c)
+            .expect("one n-gram");
+        python::len(best.0) * best.1
+    }
+
+    /// DataTrove's `find_all_duplicate(words, n)`, on strings.
+    fn duplicated_by_strings(words: &[&str], n: usize) -> usize {
+        let mut seen = std::collections::HashSet::new();
+        let (mut repeated, mut i) = (0, 0);
+        while i + n <= words.len() {
+            let gram = words[i..i + n].concat();
+            if seen.contains(&gram) {
+                repeated += python::len(&gram);
+                i += n;
+            } else {
+                seen.insert(gram);
+                i += 1;
+            }
+        }
+        repeated
+    }
+
+    /// The passes that skip what cannot repeat give what DataTrove's string passes give, on
+    /// texts that repeat a lot: few words (some the joins of others, some long enough that a
+    /// window covers less than a 5-gram, some not ASCII, one so long that its n-grams pass
+    /// `POWERS`), drawn by a fixed generator.
+    #[test]
+    fn skipping_passes_count_as_the_string_passes() {
+        let long = "long".repeat(100);
+        let vocab = [
+            &long,
+            "a",
+            "b",
+            "ab",
+            "ba",
+            "the",
+            "of",
+            "thereof",
+            "é",
+            "中文",
+            ".",
+            ",",
+            "extraordinarily",
+            "aaaaaaaaaaaaaaaaaaaa",
+            "aaaa",
+        ];
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for doc in 0..400 {
+            let len = doc % 60;
+            let span = 2 + doc % (vocab.len() - 1);
+            let words: Vec<&str> = (0..len)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    vocab[(state % span as u64) as usize]
+                })
+                .collect();
+            let mut tables = Tables::default();
+            let g = NGrams::new(&words, &mut tables);
+            let top = g.top_chars(&mut tables);
+            let duplicated = g.duplicated_chars(&mut tables);
+            for n in 2..=4 {
+                assert_eq!(top[n - 2], top_by_strings(&words, n), "{words:?} n={n}");
+            }
+            for n in 5..=10 {
+                assert_eq!(
+                    duplicated[n - 5],
+                    duplicated_by_strings(&words, n),
+                    "{words:?} n={n}"
+                );
+            }
+        }
     }
 }

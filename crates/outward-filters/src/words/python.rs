@@ -66,20 +66,49 @@ pub fn len(s: &str) -> usize {
 
 /// Python's `str.splitlines()` (no ends kept): breaks at `\n`, `\r`, `\r\n`, `\v`, `\f`,
 /// U+001C..U+001E, U+0085, U+2028 and U+2029; no empty last line after a final break.
+///
+/// Read byte by byte: only a byte that begins a line break's UTF-8 is decoded.
 pub fn splitlines(s: &str) -> Vec<&str> {
+    const MAY_BREAK: [bool; 256] = {
+        let mut table = [false; 256];
+        let mut r = 0;
+        while r < tables::PY_LINE_BREAK.len() {
+            let (mut c, last) = tables::PY_LINE_BREAK[r];
+            while c <= last {
+                let lead = match c {
+                    0..0x80 => c,
+                    0x80..0x800 => 0xc0 | c >> 6,
+                    0x800..0x10000 => 0xe0 | c >> 12,
+                    _ => 0xf0 | c >> 18,
+                };
+                table[lead as usize] = true;
+                c += 1;
+            }
+            r += 1;
+        }
+        table
+    };
+    let bytes = s.as_bytes();
     let mut lines = Vec::new();
     let mut start = 0;
-    let mut chars = s.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        if is_line_break(c) {
-            lines.push(&s[start..i]);
-            let mut end = i + c.len_utf8();
-            if c == '\r' && chars.peek().is_some_and(|&(_, n)| n == '\n') {
-                chars.next();
-                end += 1;
-            }
-            start = end;
+    let mut i = 0;
+    while i < bytes.len() {
+        // A lead or ASCII byte, so `i` is on a character boundary.
+        if !MAY_BREAK[bytes[i] as usize] {
+            i += 1;
+            continue;
         }
+        let c = s[i..].chars().next().expect("i is on a char boundary");
+        if !is_line_break(c) {
+            i += 1;
+            continue;
+        }
+        lines.push(&s[start..i]);
+        i += c.len_utf8();
+        if c == '\r' && bytes.get(i) == Some(&b'\n') {
+            i += 1;
+        }
+        start = i;
     }
     if start < s.len() {
         lines.push(&s[start..]);
@@ -112,6 +141,13 @@ mod tests {
         assert_eq!(splitlines("a\u{2028}b\u{85}c\x0cd"), ["a", "b", "c", "d"]);
         assert!(splitlines("").is_empty());
         assert_eq!(splitlines("\n"), [""]);
+        // The lead bytes of U+0085 and U+2028 begin other characters too.
+        assert_eq!(splitlines("é\u{2026}\u{2029}x\r"), ["é\u{2026}", "x"]);
+        assert_eq!(splitlines("a\u{1c}b\u{1f}c"), ["a", "b\u{1f}c"]);
+        // Every character, against the decoding definition.
+        let all: String = (0..=0x10ffffu32).filter_map(char::from_u32).collect();
+        let by_chars: Vec<&str> = all.split(is_line_break).collect();
+        assert_eq!(splitlines(&all), by_chars);
     }
 
     #[test]

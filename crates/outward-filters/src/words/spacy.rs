@@ -100,8 +100,12 @@ pub fn is_space_token(token: &str) -> bool {
 /// chunks are ruled out by that bit alone, before hashing.
 struct Specials {
     map: FxHashMap<&'static str, &'static [&'static str]>,
-    shapes: [u16; 256],
+    shapes: [u32; 256],
 }
+
+// A length is a bit of `Specials::shapes` (in `u16`, the longest exceptions' bits overflowed: a
+// panic in a debug build, a shared bit in a release one).
+const _: () = assert!(tables::SPECIAL_MAX_BYTES < u32::BITS as usize);
 
 fn special(s: &str) -> Option<&'static [&'static str]> {
     static SPECIALS: OnceLock<Specials> = OnceLock::new();
@@ -110,7 +114,7 @@ fn special(s: &str) -> Option<&'static [&'static str]> {
         return None;
     }
     let specials = SPECIALS.get_or_init(|| {
-        let mut shapes = [0u16; 256];
+        let mut shapes = [0u32; 256];
         for (key, _) in tables::SPECIALS {
             shapes[key.as_bytes()[0] as usize] |= 1 << key.len();
         }
