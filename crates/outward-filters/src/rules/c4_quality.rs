@@ -108,6 +108,26 @@ fn remove_citations(line: &str) -> std::borrow::Cow<'_, str> {
     out.into()
 }
 
+/// How many words `line.split()` gives, and the longest one's `len`.
+fn words_and_longest(line: &str) -> (usize, usize) {
+    if !line.is_ascii() {
+        return python::split_whitespace(line).fold((0, 0), |(words, longest), w| {
+            (words + 1, longest.max(python::len(w)))
+        });
+    }
+    let (mut words, mut longest, mut current) = (0, 0, 0);
+    for &b in line.as_bytes() {
+        if python::is_space(b as char) {
+            longest = longest.max(current);
+            current = 0;
+        } else {
+            words += usize::from(current == 0);
+            current += 1;
+        }
+    }
+    (words, longest.max(current))
+}
+
 pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
     let lines = doc.lines();
     let mut signals = Signals {
@@ -122,13 +142,8 @@ pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
     for line in lines {
         let line = python::strip(line);
         let stripped = line;
-        let mut words = 0usize;
-        let mut too_long = false;
-        for w in python::split_whitespace(line) {
-            words += 1;
-            too_long |= t.max_word_length != -1 && python::len(w) as i64 > t.max_word_length;
-        }
-        if too_long {
+        let (words, longest) = words_and_longest(line);
+        if t.max_word_length != -1 && longest as i64 > t.max_word_length {
             continue;
         }
         let line = if t.remove_citations {
@@ -192,6 +207,25 @@ pub fn decide(s: &Signals, t: &Thresholds) -> Option<FilterRule> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn words_are_counted_as_str_split() {
+        for line in [
+            "",
+            "  ",
+            "one",
+            "two  words\t",
+            "a\x1cb\x1fc\x0bd",
+            "supercalifragilistic x",
+            "naïve café\u{a0}au lait",
+            "中文 词",
+        ] {
+            let by_split = python::split_whitespace(line)
+                .fold((0, 0), |(n, m), w| (n + 1, m.max(python::len(w))));
+            assert_eq!(words_and_longest(line), by_split, "{line:?}");
+        }
+        assert_eq!(words_and_longest(" ab\tcde  f "), (3, 3));
+    }
 
     #[test]
     fn citations_go_as_in_python() {

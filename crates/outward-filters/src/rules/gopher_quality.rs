@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::doc::{Doc, enabled, ratio};
 use crate::words::{is_datatrove_punctuation, python};
+use memchr::memmem;
 
 /// DataTrove's arguments and defaults; `null` turns a rule off, as `None` does there.
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
@@ -71,15 +72,34 @@ pub fn measure(doc: &Doc, thresholds: &Thresholds) -> Signals {
     let words = &doc.words;
     let (mut non_symbol, mut non_symbol_chars, mut alpha) = (0, 0, 0);
     let mut stop_seen = vec![false; thresholds.stop_words.len()];
+    // The byte lengths of the stop words (up to 63): most words are none of them.
+    let stop_lengths = thresholds.stop_words.iter().fold(0u64, |m, s| {
+        m | 1u64.checked_shl(s.len() as u32).unwrap_or(0)
+    });
     for w in words {
-        if w.chars().any(|c| !is_datatrove_punctuation(c)) {
+        let (symbols_only, has_alpha, chars) = if w.is_ascii() {
+            let b = w.as_bytes();
+            (
+                b.iter().all(|&c| is_datatrove_punctuation(c as char)),
+                b.iter().any(u8::is_ascii_alphabetic),
+                b.len(),
+            )
+        } else {
+            (
+                w.chars().all(is_datatrove_punctuation),
+                w.chars().any(python::is_alpha),
+                w.chars().count(),
+            )
+        };
+        if !symbols_only {
             non_symbol += 1;
-            non_symbol_chars += python::len(w);
+            non_symbol_chars += chars;
         }
-        if w.chars().any(python::is_alpha) {
+        if has_alpha {
             alpha += 1;
         }
-        if let Some(i) = thresholds.stop_words.iter().position(|s| s == w) {
+        let maybe_stop = w.len() >= 64 || stop_lengths & (1 << w.len()) != 0;
+        if maybe_stop && let Some(i) = thresholds.stop_words.iter().position(|s| s == w) {
             stop_seen[i] = true;
         }
     }
@@ -102,9 +122,13 @@ pub fn measure(doc: &Doc, thresholds: &Thresholds) -> Signals {
         words: words.len(),
         non_symbol_words: non_symbol,
         mean_word_length: ratio(non_symbol_chars, non_symbol),
-        hash_word_ratio: ratio(text.matches('#').count(), words.len()),
+        hash_word_ratio: ratio(
+            memchr::memchr_iter(b'#', text.as_bytes()).count(),
+            words.len(),
+        ),
         ellipsis_word_ratio: ratio(
-            text.matches("...").count() + text.matches('…').count(),
+            memmem::find_iter(text.as_bytes(), "...").count()
+                + memmem::find_iter(text.as_bytes(), "…").count(),
             words.len(),
         ),
         bullet_lines_ratio: ratio(bullets, lines.len()),
