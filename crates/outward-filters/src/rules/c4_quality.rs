@@ -117,7 +117,7 @@ fn words_and_longest(line: &str) -> (usize, usize) {
     }
     let (mut words, mut longest, mut current) = (0, 0, 0);
     for &b in line.as_bytes() {
-        if python::is_space(b as char) {
+        if python::is_ascii_space(b) {
             longest = longest.max(current);
             current = 0;
         } else {

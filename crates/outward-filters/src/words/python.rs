@@ -7,6 +7,7 @@ use super::tables;
 use outward_base::ranges::in_ranges;
 
 /// Python's `str.isalpha` for one character.
+#[inline]
 pub fn is_alpha(c: char) -> bool {
     if c.is_ascii() {
         return c.is_ascii_alphabetic();
@@ -15,17 +16,22 @@ pub fn is_alpha(c: char) -> bool {
 }
 
 /// Python's `str.isspace` for one character.
+#[inline]
 pub fn is_space(c: char) -> bool {
     if c.is_ascii() {
-        return matches!(
-            c,
-            ' ' | '\t' | '\n' | '\x0b' | '\x0c' | '\r' | '\x1c'..='\x1f'
-        );
+        return is_ascii_space(c as u8);
     }
     in_ranges(tables::PY_SPACE, c as u32)
 }
 
+/// Python's `str.isspace` for an ASCII byte (false for any other byte).
+#[inline]
+pub const fn is_ascii_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | 0x1c..=0x1f)
+}
+
 /// Python's `\d` in a `str` pattern (any Unicode decimal digit).
+#[inline]
 pub fn is_decimal(c: char) -> bool {
     if c.is_ascii() {
         return c.is_ascii_digit();

@@ -59,12 +59,31 @@ pub fn tokens<'a>(text: &'a str, out: &mut Vec<&'a str>) {
         Some(c) => python::is_space(c),
         None => return,
     };
+    // The bytes that can end a run of other characters: ASCII white space, and any byte of
+    // a non-ASCII character (decoded below: it may be white space).
+    const MAY_BE_SPACE: [bool; 256] = {
+        let mut table = [false; 256];
+        let mut b = 0;
+        while b < 256 {
+            table[b] = b >= 0x80 || python::is_ascii_space(b as u8);
+            b += 1;
+        }
+        table
+    };
     let bytes = text.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
+        if !in_space {
+            while i < bytes.len() && !MAY_BE_SPACE[bytes[i] as usize] {
+                i += 1;
+            }
+            if i == bytes.len() {
+                break;
+            }
+        }
         let b = bytes[i];
         let (space, width) = if b < 0x80 {
-            (python::is_space(b as char), 1)
+            (python::is_ascii_space(b), 1)
         } else {
             let c = text[i..].chars().next().expect("i is on a char boundary");
             (python::is_space(c), c.len_utf8())
@@ -96,34 +115,45 @@ pub fn is_space_token(token: &str) -> bool {
     token.chars().next().is_some_and(python::is_space)
 }
 
-/// The exceptions by string, and which (first byte, length) pairs any of them has: most
-/// chunks are ruled out by that bit alone, before hashing.
+/// The exceptions by string, and a bit set of their shapes (length, first two and last
+/// bytes): most chunks are ruled out by one bit, before hashing.
 struct Specials {
     map: FxHashMap<&'static str, &'static [&'static str]>,
-    shapes: [u32; 256],
+    shapes: Vec<u64>,
 }
 
-// A length is a bit of `Specials::shapes` (in `u16`, the longest exceptions' bits overflowed: a
-// panic in a debug build, a shared bit in a release one).
-const _: () = assert!(tables::SPECIAL_MAX_BYTES < u32::BITS as usize);
+/// Bits in `Specials::shapes` (about 12 per exception).
+const SHAPE_BITS: u32 = 14;
+
+// A shape holds the length in a byte.
+const _: () = assert!(tables::SPECIAL_MAX_BYTES <= u8::MAX as usize);
+
+/// Which bit of `Specials::shapes` stands for the shape of `s` (not empty, no longer than
+/// `SPECIAL_MAX_BYTES`).
+fn shape_bit(s: &[u8]) -> usize {
+    let second = s.get(1).copied().unwrap_or(0);
+    let shape = u32::from_le_bytes([s[0], second, s[s.len() - 1], s.len() as u8]);
+    (shape.wrapping_mul(0x9e37_79b1) >> (32 - SHAPE_BITS)) as usize
+}
 
 fn special(s: &str) -> Option<&'static [&'static str]> {
     static SPECIALS: OnceLock<Specials> = OnceLock::new();
-    let &first = s.as_bytes().first()?;
-    if s.len() > tables::SPECIAL_MAX_BYTES {
+    if s.is_empty() || s.len() > tables::SPECIAL_MAX_BYTES {
         return None;
     }
     let specials = SPECIALS.get_or_init(|| {
-        let mut shapes = [0u32; 256];
+        let mut shapes = vec![0u64; 1 << (SHAPE_BITS - 6)];
         for (key, _) in tables::SPECIALS {
-            shapes[key.as_bytes()[0] as usize] |= 1 << key.len();
+            let bit = shape_bit(key.as_bytes());
+            shapes[bit / 64] |= 1 << (bit % 64);
         }
         Specials {
             map: tables::SPECIALS.iter().copied().collect(),
             shapes,
         }
     });
-    if specials.shapes[first as usize] & (1 << s.len()) == 0 {
+    let bit = shape_bit(s.as_bytes());
+    if specials.shapes[bit / 64] & (1 << (bit % 64)) == 0 {
         return None;
     }
     specials.map.get(s).copied()
@@ -138,6 +168,19 @@ fn push_special<'a>(s: &'a str, tokens: &[&str], out: &mut Vec<&'a str>) {
     }
 }
 
+/// Chunks up to this many bytes have their split remembered (`SPLITS`).
+const REMEMBERED_CHUNK_BYTES: usize = 48;
+
+/// Chunks remembered per thread before the memory is cleared (about 2 MB).
+const REMEMBERED_CHUNKS: usize = 20_000;
+
+thread_local! {
+    /// The token lengths of chunks split by the rules (a word and its comma, a quoted word):
+    /// spaCy's tokenizer remembers them the same way; a chunk splits the same wherever it is.
+    static SPLITS: std::cell::RefCell<FxHashMap<Box<str>, Box<[u8]>>> =
+        std::cell::RefCell::default();
+}
+
 fn chunk<'a>(s: &'a str, out: &mut Vec<&'a str>) {
     if let Some(tokens) = special(s) {
         push_special(s, tokens, out);
@@ -148,10 +191,35 @@ fn chunk<'a>(s: &'a str, out: &mut Vec<&'a str>) {
         out.push(s);
         return;
     }
+    let remembered = s.len() <= REMEMBERED_CHUNK_BYTES;
+    if remembered
+        && SPLITS.with_borrow(|splits| {
+            let Some(lengths) = splits.get(s) else {
+                return false;
+            };
+            let mut at = 0;
+            for &n in lengths.iter() {
+                out.push(&s[at..at + n as usize]);
+                at += n as usize;
+            }
+            true
+        })
+    {
+        return;
+    }
     let first = out.len();
     split_chunk(s, true, out);
     if out.len() - first >= 2 {
         apply_special_cases(s, out, first);
+    }
+    if remembered {
+        let lengths: Box<[u8]> = out[first..].iter().map(|t| t.len() as u8).collect();
+        SPLITS.with_borrow_mut(|splits| {
+            if splits.len() >= REMEMBERED_CHUNKS {
+                splits.clear();
+            }
+            splits.insert(s.into(), lengths);
+        });
     }
 }
 
