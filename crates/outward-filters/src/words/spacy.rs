@@ -613,6 +613,22 @@ mod tests {
     }
 
     /// Each case was tokenized by spaCy 3.8.18 (`spacy.blank("en")`).
+    /// A chunk split by the rules is remembered (`SPLITS`): the second time it is split
+    /// from memory, into the same tokens.
+    #[test]
+    fn a_remembered_split_is_the_split() {
+        for text in [
+            "\u{201c}Hello,\u{201d} she said.",
+            "(e.g. U.S.A.) 3km. $5.",
+            "na\u{ef}ve\u{2014}caf\u{e9}'s",
+            "Mr.Smith's co-op... don't!",
+        ] {
+            let first: Vec<String> = words(text).iter().map(|t| t.to_string()).collect();
+            assert!(first.len() > text.split(' ').count(), "{first:?}");
+            assert_eq!(words(text), first, "{text}");
+        }
+    }
+
     #[test]
     fn splits_as_spacy_does() {
         let cases: &[(&str, &[&str])] = &[
