@@ -173,11 +173,22 @@ struct WordInfo {
 
 impl WordInfo {
     fn of(word: &str) -> WordInfo {
-        let (mut hash, mut power) = (0, 1);
-        for &byte in word.as_bytes() {
-            hash = add_mod(mul_mod(hash, BASE), byte as u64 + 1);
-            power = mul_mod(power, BASE);
+        // Two bytes a step: h * BASE^2 + (a + 1) * BASE + (b + 1), which stays below 2^61 - 1
+        // before its one reduction, since (a + 1) * BASE + (b + 1) < 2^29.
+        let bytes = word.as_bytes();
+        let mut pairs = bytes.chunks_exact(2);
+        let mut hash = 0;
+        for pair in &mut pairs {
+            let low = (pair[0] as u64 + 1) * BASE + pair[1] as u64 + 1;
+            hash = add_mod(mul_mod(hash, POWERS[2]), low);
         }
+        if let [last] = pairs.remainder() {
+            hash = add_mod(mul_mod(hash, BASE), *last as u64 + 1);
+        }
+        let power = match POWERS.get(bytes.len()) {
+            Some(&power) => power,
+            None => bytes.iter().fold(1, |p, _| mul_mod(p, BASE)),
+        };
         WordInfo {
             hash,
             power,
@@ -213,6 +224,7 @@ struct Tables {
     twice: SeenTwice,
     seen: Table<u64, ()>,
     slot: Vec<u32>,
+    candidates: Vec<u32>,
     repeated: Vec<bool>,
 }
 
@@ -315,45 +327,41 @@ impl NGrams {
     /// every one is seen once and the first is the most frequent.
     fn top_chars(&self, tables: &mut Tables) -> [usize; 3] {
         let mut top = [0; 3];
-        if self.len() < 2 {
+        let len = self.len();
+        if len < 2 {
             return top;
         }
-        // Positions whose (n-1)-gram may repeat; for the 2-grams, whose 2-gram may.
         let twice = &mut tables.twice;
-        twice.reset(self.len());
+        twice.reset(len);
         let pair = |i: usize| (self.ids[i] as u64) << 32 | self.ids[i + 1] as u64;
-        for i in 0..self.len() - 1 {
+        for i in 0..len - 1 {
             twice.add(pair(i));
         }
-        let repeated = &mut tables.repeated;
-        repeated.clear();
-        repeated.extend((0..self.len() - 1).map(|i| twice.maybe_twice(pair(i))));
-        repeated.push(true);
+        // The positions whose n-gram may repeat, in order: for the 2-grams, those the bit set
+        // lets through.
+        let candidates = &mut tables.candidates;
+        candidates.clear();
+        candidates.extend(
+            (0..len - 1)
+                .filter(|&i| twice.maybe_twice(pair(i)))
+                .map(|i| i as u32),
+        );
         for (slot, n) in (2..=4).enumerate() {
-            if self.len() < n {
+            if len < n {
                 break;
             }
-            let last = self.len() - n;
-            // The 2-grams test one position, longer n-grams two.
-            let step = if n == 2 { 0 } else { 1 };
-            let candidates = (0..=last)
-                .filter(|&i| repeated[i] && repeated[i + step])
-                .count();
             let table = &mut tables.top;
-            table.reset(candidates);
+            table.reset(candidates.len());
             tables.slot.clear();
-            tables.slot.resize(last + 1, u32::MAX);
             let (mut best_count, mut best_first) = (1u32, 0u32);
-            for i in 0..=last {
-                if !(repeated[i] && repeated[i + step]) {
-                    continue;
-                }
+            for &i in candidates.iter() {
+                let i = i as usize;
                 // Up to 4 ids of 32 bits (each plus 1, so no key is 0) are the n-gram exactly.
                 let key = self.ids[i..i + n]
                     .iter()
                     .fold(0u128, |k, &id| (k << 32) | (id as u128 + 1));
                 let at = table.slot(key, (0, i as u32));
-                tables.slot[i] = at as u32;
+                tables.slot.push(at as u32);
                 let entry = table.value_mut(at);
                 entry.0 += 1;
                 let (count, first) = *entry;
@@ -363,13 +371,17 @@ impl NGrams {
                 }
             }
             top[slot] = (self.span_chars(best_first as usize, n) + n - 1) * best_count as usize;
-            // Which n-grams repeat, for the next n; a position past the last has none.
-            for (i, r) in repeated.iter_mut().enumerate() {
-                *r = tables
-                    .slot
-                    .get(i)
-                    .is_some_and(|&at| at != u32::MAX && table.value(at as usize).0 > 1);
+            // The next n's candidates: where this n-gram and the one after it repeat.
+            let repeated = &mut tables.repeated;
+            repeated.clear();
+            repeated.resize(len, false);
+            for (&i, &at) in candidates.iter().zip(&tables.slot) {
+                repeated[i as usize] = table.value(at as usize).0 > 1;
             }
+            candidates.retain(|&i| {
+                let i = i as usize;
+                i + n < len && repeated[i] && repeated[i + 1]
+            });
         }
         top
     }
@@ -426,7 +438,7 @@ impl NGrams {
         let window_repeats = &mut tables.repeated;
         window_repeats.clear();
         window_repeats.extend((0..total).map(|i| twice.maybe_twice(self.window(i))));
-        let candidates = &mut tables.slot;
+        let candidates = &mut tables.candidates;
         candidates.clear();
         candidates.extend(
             (0..=total - 5)
