@@ -228,9 +228,9 @@ struct Tables {
     repeated: Vec<bool>,
 }
 
-/// Slots (or bit-set words) a thread keeps between documents, per table: at most about 4 MB
-/// in all; a larger table (a document of more than about 30,000 words) is freed after its
-/// document.
+/// Slots (or bit-set words, or positions) a thread keeps between documents, per table or
+/// list: about 6 MB in all at most; after a larger document (more than about 30,000 words)
+/// everything is freed.
 const KEPT_SLOTS: usize = 1 << 16;
 
 impl Tables {
@@ -239,9 +239,24 @@ impl Tables {
             || self.top.slots.len() > KEPT_SLOTS
             || self.twice.once.len() > KEPT_SLOTS
             || self.seen.slots.len() > KEPT_SLOTS
+            || self.slot.capacity() > KEPT_SLOTS
+            || self.candidates.capacity() > KEPT_SLOTS
+            || self.repeated.capacity() > KEPT_SLOTS
         {
             *self = Tables::default();
         }
+    }
+
+    /// Bytes held.
+    #[cfg(test)]
+    fn held(&self) -> usize {
+        use std::mem::size_of_val;
+        size_of_val(&self.words.slots[..])
+            + size_of_val(&self.top.slots[..])
+            + size_of_val(&self.seen.slots[..])
+            + 8 * (self.twice.once.capacity() + self.twice.twice.capacity())
+            + 4 * (self.slot.capacity() + self.candidates.capacity())
+            + self.repeated.capacity()
     }
 }
 
@@ -662,6 +677,25 @@ mod tests {
         assert_eq!(g.duplicated_chars(&mut tables)[0], 6);
         // The top 2-gram: every 2-gram once but "d e" and "e f" twice: the first, "d e".
         assert_eq!(g.top_chars(&mut tables)[0], 3 * 2);
+    }
+
+    /// A thread keeps its tables between documents, but not a large document's.
+    #[test]
+    fn a_large_documents_tables_are_freed() {
+        std::thread::spawn(|| {
+            let small = "One line of a page with a few words in it.\n".repeat(20);
+            measure(&Doc::new(&small));
+            let kept = TABLES.with_borrow(Tables::held);
+            assert!(kept > 0 && kept < 64 << 10, "{kept}");
+            let large: String = (0..200_000).map(|i| format!("w{i} ")).collect();
+            measure(&Doc::new(&large));
+            assert_eq!(TABLES.with_borrow(Tables::held), 0);
+            measure(&Doc::new(&small));
+            let again = TABLES.with_borrow(Tables::held);
+            assert!(again <= 6 << 20, "{again}");
+        })
+        .join()
+        .expect("the thread ends");
     }
 
     /// DataTrove's `find_top_duplicate(get_n_grams(words, n))`, on strings.
