@@ -136,13 +136,34 @@ pub struct Signals {
     pub would_drop: [Option<FilterRule>; 4],
 }
 
+/// The measures a `--filter` chain made of one split of a text, for its signals.
+#[derive(Default)]
+struct Measured {
+    gopher_quality: Option<gopher_quality::Signals>,
+    gopher_repetition: Option<gopher_repetition::Signals>,
+    c4_quality: Option<c4_quality::Signals>,
+    fineweb_quality: Option<fineweb_quality::Signals>,
+}
+
 impl Signals {
     pub fn measure(text: &str, config: &Config) -> Signals {
-        let doc = Doc::new(text);
-        let gopher_quality = gopher_quality::measure(&doc, &config.gopher_quality);
-        let gopher_repetition = gopher_repetition::measure(&doc);
-        let c4_quality = c4_quality::measure(&doc, &config.c4_quality);
-        let fineweb_quality = fineweb_quality::measure(&doc, &config.fineweb_quality);
+        Signals::of(&Doc::new(text), config, Measured::default())
+    }
+
+    /// The signals of `doc`'s text; the measures in `known` are of that text.
+    fn of(doc: &Doc, config: &Config, known: Measured) -> Signals {
+        let gopher_quality = known
+            .gopher_quality
+            .unwrap_or_else(|| gopher_quality::measure(doc, &config.gopher_quality));
+        let gopher_repetition = known
+            .gopher_repetition
+            .unwrap_or_else(|| gopher_repetition::measure(doc));
+        let c4_quality = known
+            .c4_quality
+            .unwrap_or_else(|| c4_quality::measure(doc, &config.c4_quality));
+        let fineweb_quality = known
+            .fineweb_quality
+            .unwrap_or_else(|| fineweb_quality::measure(doc, &config.fineweb_quality));
         let would_drop = [
             gopher_quality::decide(&gopher_quality, &config.gopher_quality),
             gopher_repetition::decide(&gopher_repetition, &config.gopher_repetition),
@@ -342,16 +363,32 @@ pub enum Verdict {
 /// the first that drops the text decides, and a filter after `c4-quality` reads the lines C4
 /// kept.
 pub fn apply(filters: &[Filter], text: &str, config: &Config) -> Verdict {
+    apply_measuring(filters, text, config, false).0
+}
+
+/// [`apply`], and with `signals` the [`Signals`] of the text the chain keeps (what
+/// `Signals::measure` of that text gives) when it keeps one: made from the chain's own split
+/// and measures of that text where it has them (`--filter` with `--signals`).
+pub fn apply_measuring(
+    filters: &[Filter],
+    text: &str,
+    config: &Config,
+    signals: bool,
+) -> (Verdict, Option<Signals>) {
     let mut rewritten: Option<String> = None;
+    // C4 kept every line: the text stays, and so does its split.
+    let mut kept_whole = false;
+    let mut kept_signals = None;
     let mut next = 0;
     while next < filters.len() {
         // The text is split into words once, until C4 replaces it by its kept lines.
         let replaced = {
             let current = rewritten.as_deref().unwrap_or(text);
             if current.is_empty() {
-                return Verdict::Empty;
+                return (Verdict::Empty, None);
             }
             let doc = Doc::new(current);
+            let mut known = Measured::default();
             let mut replaced = None;
             while next < filters.len() && replaced.is_none() {
                 let filter = filters[next];
@@ -361,32 +398,46 @@ pub fn apply(filters: &[Filter], text: &str, config: &Config) -> Verdict {
                         let s = c4_quality::measure(&doc, &config.c4_quality);
                         let rule = c4_quality::decide(&s, &config.c4_quality);
                         if rule.is_none() {
-                            replaced = Some(s.kept_text);
+                            if s.kept_text == current {
+                                kept_whole = true;
+                                known.c4_quality = Some(s);
+                            } else {
+                                replaced = Some(s.kept_text);
+                            }
                         }
                         rule
                     }
                     Filter::GopherQuality => {
                         let s = gopher_quality::measure(&doc, &config.gopher_quality);
-                        gopher_quality::decide(&s, &config.gopher_quality)
+                        let rule = gopher_quality::decide(&s, &config.gopher_quality);
+                        known.gopher_quality = Some(s);
+                        rule
                     }
                     Filter::GopherRepetition => {
                         let s = gopher_repetition::measure(&doc);
-                        gopher_repetition::decide(&s, &config.gopher_repetition)
+                        let rule = gopher_repetition::decide(&s, &config.gopher_repetition);
+                        known.gopher_repetition = Some(s);
+                        rule
                     }
                     Filter::FineWebQuality => {
                         if current
                             .split('\n')
                             .all(|l| words::python::strip(l).is_empty())
                         {
-                            return Verdict::Empty;
+                            return (Verdict::Empty, None);
                         }
                         let s = fineweb_quality::measure(&doc, &config.fineweb_quality);
-                        fineweb_quality::decide(&s, &config.fineweb_quality)
+                        let rule = fineweb_quality::decide(&s, &config.fineweb_quality);
+                        known.fineweb_quality = Some(s);
+                        rule
                     }
                 };
                 if let Some(rule) = rule {
-                    return Verdict::Drop(rule);
+                    return (Verdict::Drop(rule), None);
                 }
+            }
+            if signals && replaced.is_none() && next == filters.len() {
+                kept_signals = Some(Signals::of(&doc, config, known));
             }
             replaced
         };
@@ -394,12 +445,61 @@ pub fn apply(filters: &[Filter], text: &str, config: &Config) -> Verdict {
             rewritten = replaced;
         }
     }
-    Verdict::Keep(rewritten)
+    if kept_whole && rewritten.is_none() {
+        rewritten = Some(text.to_string());
+    }
+    let signals = signals.then(|| {
+        kept_signals
+            .unwrap_or_else(|| Signals::measure(rewritten.as_deref().unwrap_or(text), config))
+    });
+    (Verdict::Keep(rewritten), signals)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A page every filter keeps: sentences of plain prose, one per line.
+    const PROSE: &str = "The harbour was quiet when the fishing boats came back that evening.\n\
+        Most of the crew had been out since before dawn, and they were tired.\n\
+        A few gulls followed the last boat in, hoping for scraps from the nets.\n\
+        On the quay, the buyers from the market were already waiting with their carts.\n\
+        Prices had been low all week, but the catch was good enough to cover the fuel.\n\
+        Later, the captains met in the small cafe to talk about the weather to come.\n\
+        Nobody expected the storm that the radio had promised for the next morning.";
+
+    /// The signals `apply_measuring` makes from the chain's own split are those of the text
+    /// the chain keeps: kept whole by C4, rewritten by C4 (a heading without a full stop
+    /// goes), with C4 first, last or absent.
+    #[test]
+    fn a_chains_signals_are_the_kept_texts_signals() {
+        let config = Config::default();
+        let with_heading = format!("Harbour news\n{PROSE}");
+        let orders = [
+            "gopher-quality,gopher-repetition,c4-quality,fineweb-quality",
+            "c4-quality,fineweb-quality,gopher-repetition",
+            "fineweb-quality,gopher-quality",
+            "gopher-repetition,c4-quality",
+        ];
+        let mut rewritten = 0;
+        for text in [PROSE, with_heading.as_str()] {
+            for order in orders {
+                let filters = Filter::parse_list(order).unwrap();
+                let (verdict, signals) = apply_measuring(&filters, text, &config, true);
+                assert_eq!(verdict, apply(&filters, text, &config), "{order}");
+                let kept = match &verdict {
+                    Verdict::Keep(Some(kept)) => kept.as_str(),
+                    Verdict::Keep(None) => text,
+                    other => panic!("{order}: {other:?}"),
+                };
+                rewritten += usize::from(kept != text);
+                assert_eq!(signals, Some(Signals::measure(kept, &config)), "{order}");
+                assert_eq!(apply_measuring(&filters, text, &config, false).1, None);
+            }
+        }
+        // The heading went wherever C4 ran.
+        assert_eq!(rewritten, 3);
+    }
 
     #[test]
     fn would_drop_is_keyed_by_the_names_filter_takes() {

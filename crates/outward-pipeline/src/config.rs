@@ -238,7 +238,13 @@ impl DocFilters {
             return Some(why);
         }
         if !self.quality.is_empty() {
-            match outward_filters::apply(&self.quality, &doc.text, &self.quality_config) {
+            let (verdict, signals) = outward_filters::apply_measuring(
+                &self.quality,
+                &doc.text,
+                &self.quality_config,
+                self.signals,
+            );
+            match verdict {
                 outward_filters::Verdict::Drop(rule) => {
                     return Some((
                         SkipReason::Filtered(rule),
@@ -257,8 +263,8 @@ impl DocFilters {
                 }
                 outward_filters::Verdict::Keep(None) => {}
             }
-        }
-        if self.signals {
+            doc.metadata.signals = signals;
+        } else if self.signals {
             doc.metadata.signals = Some(outward_filters::Signals::measure(
                 &doc.text,
                 &self.quality_config,
