@@ -88,7 +88,7 @@ pub fn measure(doc: &Doc, thresholds: &Thresholds) -> Signals {
             (
                 w.chars().all(is_datatrove_punctuation),
                 w.chars().any(python::is_alpha),
-                w.chars().count(),
+                python::len(w),
             )
         };
         if !symbols_only {

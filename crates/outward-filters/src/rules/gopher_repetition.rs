@@ -144,7 +144,7 @@ fn add_mod(a: u64, b: u64) -> u64 {
     if s >= MODULUS { s - MODULUS } else { s }
 }
 
-/// `BASE^k` for the byte lengths of most n-grams (longer ones multiply their words' powers).
+/// `BASE^k` for the byte lengths of most words and n-grams (see [`base_power`]).
 static POWERS: [u64; 1024] = {
     let mut powers = [1u64; 1024];
     let mut k = 1;
@@ -154,6 +154,22 @@ static POWERS: [u64; 1024] = {
     }
     powers
 };
+
+/// `BASE^len`: from the table, or by squaring for a longer span.
+fn base_power(len: usize) -> u64 {
+    if let Some(&power) = POWERS.get(len) {
+        return power;
+    }
+    let (mut power, mut base, mut exp) = (1, BASE, len);
+    while exp > 0 {
+        if exp & 1 == 1 {
+            power = mul_mod(power, base);
+        }
+        base = mul_mod(base, base);
+        exp >>= 1;
+    }
+    power
+}
 
 /// A repeated n-gram (joined by nothing) at least this many bytes long starts with a
 /// repeated window of this many bytes at a word start: the repeated n-gram passes visit only
@@ -185,13 +201,9 @@ impl WordInfo {
         if let [last] = pairs.remainder() {
             hash = add_mod(mul_mod(hash, BASE), *last as u64 + 1);
         }
-        let power = match POWERS.get(bytes.len()) {
-            Some(&power) => power,
-            None => bytes.iter().fold(1, |p, _| mul_mod(p, BASE)),
-        };
         WordInfo {
             hash,
-            power,
+            power: base_power(bytes.len()),
             chars: python::len(word),
         }
     }
@@ -201,8 +213,6 @@ impl WordInfo {
 struct NGrams {
     /// Each word's id (equal words, equal ids).
     ids: Vec<u32>,
-    /// Per id.
-    info: Vec<WordInfo>,
     /// Characters of the words before word i (`chars[words.len()]`: all).
     chars: Vec<usize>,
     /// The polynomial hash of the words' bytes joined by nothing, up to word i.
@@ -228,21 +238,16 @@ struct Tables {
     repeated: Vec<bool>,
 }
 
-/// Slots (or bit-set words, or positions) a thread keeps between documents, per table or
-/// list: about 1.5 MB in all at most; after a larger document (more than about 8,000 words)
-/// everything is freed.
+/// Slots of the word table a thread keeps between documents (the other tables and lists are
+/// smaller): about 1.5 MB in all at most; after a larger document (more than about 8,000
+/// words) everything is freed.
 const KEPT_SLOTS: usize = 1 << 14;
 
 impl Tables {
     fn shed(&mut self) {
-        if self.words.slots.len() > KEPT_SLOTS
-            || self.top.slots.len() > KEPT_SLOTS
-            || self.twice.once.len() > KEPT_SLOTS
-            || self.seen.slots.len() > KEPT_SLOTS
-            || self.slot.capacity() > KEPT_SLOTS
-            || self.candidates.capacity() > KEPT_SLOTS
-            || self.repeated.capacity() > KEPT_SLOTS
-        {
+        // The word table is the largest (two slots per word of the largest document seen);
+        // every other table and list holds at most a slot or an entry per word.
+        if self.words.slots.len() > KEPT_SLOTS {
             *self = Tables::default();
         }
     }
@@ -315,7 +320,6 @@ impl NGrams {
         joined.extend_from_slice(&[0; WINDOW]);
         NGrams {
             ids,
-            info,
             chars,
             prefix,
             starts,
@@ -347,11 +351,8 @@ impl NGrams {
             return top;
         }
         let twice = &mut tables.twice;
-        twice.reset(len);
         let pair = |i: usize| (self.ids[i] as u64) << 32 | self.ids[i + 1] as u64;
-        for i in 0..len - 1 {
-            twice.add(pair(i));
-        }
+        twice.fill(len - 1, pair);
         // The positions whose n-gram may repeat, in order: for the 2-grams, those the bit set
         // lets through.
         let candidates = &mut tables.candidates;
@@ -404,12 +405,7 @@ impl NGrams {
     /// The hash and byte length of words i..i+n joined by nothing.
     fn joined_key(&self, i: usize, n: usize) -> (u64, usize) {
         let len = self.starts[i + n] - self.starts[i];
-        let power = match POWERS.get(len) {
-            Some(&power) => power,
-            None => self.ids[i..i + n]
-                .iter()
-                .fold(1, |p, &id| mul_mod(p, self.info[id as usize].power)),
-        };
+        let power = base_power(len);
         let h = add_mod(self.prefix[i + n], MODULUS - mul_mod(self.prefix[i], power));
         (h, len)
     }
@@ -446,10 +442,7 @@ impl NGrams {
             return duplicated;
         }
         let twice = &mut tables.twice;
-        twice.reset(total);
-        for i in 0..total {
-            twice.add(self.window(i));
-        }
+        twice.fill(total, |i| self.window(i));
         let window_repeats = &mut tables.repeated;
         window_repeats.clear();
         window_repeats.extend((0..total).map(|i| twice.maybe_twice(self.window(i))));
@@ -503,6 +496,14 @@ struct SeenTwice {
 }
 
 impl SeenTwice {
+    /// Empties the sets and adds `key(i)` for i in `0..n`.
+    fn fill(&mut self, n: usize, key: impl Fn(usize) -> u64) {
+        self.reset(n);
+        for i in 0..n {
+            self.add(key(i));
+        }
+    }
+
     /// Empties the sets, sized for `n` keys.
     fn reset(&mut self, n: usize) {
         let bits = (n * 16).next_power_of_two().max(64);
