@@ -3,10 +3,13 @@
 //! absent, on the hand-written pages of `testdata/extract`; beside them, `tag-scan floor`:
 //! the least any one forward pass over a page does (find every tag's end outside quoted
 //! values, skip script and style), nothing built, no statistics. It is not a method: it is
-//! the line a cleaner of the same design cannot go below (issue #11's budget).
+//! the line a cleaner of the same design cannot go below (issue #11's budget). And `skim`,
+//! the first pass of windowed reading (issue #38; `examples/windowed_reading.rs` counts its
+//! instructions against the cleaner's).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use outward_core::ExtractOptions;
+use outward_core::html::clean::skim::skim;
 use outward_core::methods::REGISTRY;
 use std::hint::black_box;
 
@@ -82,6 +85,15 @@ fn bench_methods(c: &mut Criterion) {
         b.iter(|| {
             for p in &pages {
                 black_box(tag_scan_floor(black_box(p.as_bytes())));
+            }
+        })
+    });
+    // Windowed reading's first pass (issue #38): tag names, a tree and text lengths, no
+    // attribute value read.
+    group.bench_function("skim", |b| {
+        b.iter(|| {
+            for p in &pages {
+                black_box(skim(black_box(p.as_bytes())));
             }
         })
     });

@@ -21,7 +21,7 @@ MAX_SEED = 64 << 10
 TARGETS = [
     "warc_plain", "warc_gzip", "gzip_members", "warc_zstd", "arc_reader", "decode_body", "decode_charset",
     "clean", "tokenize", "partial_parse", "extract", "render", "site_store", "eval_tokenize",
-    "unseen_markup",
+    "unseen_markup", "skim",
 ]
 
 
@@ -94,7 +94,7 @@ def main():
     pages = files(ROOT / "testdata", "*.html")
     for f in pages:
         html = f.read_bytes()
-        for t in ("clean", "extract"):
+        for t in ("clean", "extract", "skim"):
             put(t, html)
         put("tokenize", b"\x00\x00" + html)
         put("partial_parse", b"\x07\x00" + html)

@@ -13,7 +13,7 @@ targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   targets=(clean tokenize partial_parse extract render eval_tokenize site_store
            decode_charset decode_body warc_plain warc_gzip gzip_members warc_zstd arc_reader
-           unseen_markup)
+           unseen_markup skim)
 fi
 toolchain=${FUZZ_TOOLCHAIN:-nightly}
 cargo +"$toolchain" fuzz build -a
@@ -22,7 +22,7 @@ for t in "${targets[@]}"; do
   case $t in
     warc_*|arc_*|gzip_*) dict=dict/warc.dict; max_len=65536 ;;
     decode_*) dict=dict/http.dict; max_len=65536 ;;
-    clean|tokenize|partial_parse|extract) dict=dict/html.dict; max_len=32768 ;;
+    clean|tokenize|partial_parse|extract|skim) dict=dict/html.dict; max_len=32768 ;;
     unseen_markup) dict=; max_len=4096 ;;
     *) dict=; max_len=16384 ;;
   esac

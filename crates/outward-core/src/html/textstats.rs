@@ -20,6 +20,19 @@ pub struct TextMeasure {
 /// Weight of one CJK character relative to one Latin letter.
 pub const CJK_WEIGHT: u32 = 3;
 
+/// The CJK sentence marks `。、！，；？` in `bytes` (UTF-8: `E3 80 82/81`, `EF BC
+/// 81/8C/9B/9F`), found at their lead bytes by `memchr`.
+pub fn cjk_sentence_marks(bytes: &[u8]) -> usize {
+    memchr::memchr2_iter(0xE3, 0xEF, bytes)
+        .filter(|&i| {
+            matches!(
+                (bytes[i], bytes.get(i + 1..i + 3)),
+                (0xE3, Some([0x80, 0x81 | 0x82])) | (0xEF, Some([0xBC, 0x81 | 0x8C | 0x9B | 0x9F]))
+            )
+        })
+        .count()
+}
+
 fn is_cjk(c: u32) -> bool {
     (0x3040..=0x30FF).contains(&c)
         || (0x3400..=0x4DBF).contains(&c)

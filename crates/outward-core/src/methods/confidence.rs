@@ -169,14 +169,7 @@ pub fn punctuation_per_100(text: &str) -> f64 {
         .iter()
         .filter(|&&b| matches!(b, b'.' | b'!' | b'?' | b',' | b';'))
         .count();
-    let cjk_marks = memchr::memchr2_iter(0xE3, 0xEF, bytes)
-        .filter(|&i| {
-            matches!(
-                (bytes[i], bytes.get(i + 1..i + 3)),
-                (0xE3, Some([0x80, 0x81 | 0x82])) | (0xEF, Some([0xBC, 0x81 | 0x8C | 0x9B | 0x9F]))
-            )
-        })
-        .count();
+    let cjk_marks = crate::html::textstats::cjk_sentence_marks(bytes);
     let marks = ascii_marks + cjk_marks;
     100.0 * marks as f64 / chars.max(1) as f64
 }

@@ -79,7 +79,7 @@ pub(super) fn tag_name_end(src: &[u8], from: usize) -> usize {
 }
 
 /// The tag of a source tag name, any case (most are lowercase already: no copy then).
-fn lowercase_tag(raw: &[u8]) -> Tag {
+pub(super) fn lowercase_tag(raw: &[u8]) -> Tag {
     let mut lower = [0u8; 16];
     if raw.len() > lower.len() {
         return Tag::Other;
@@ -226,7 +226,7 @@ static DASHES: LazyLock<memmem::Finder<'static>> = LazyLock::new(|| memmem::Find
 
 /// Where a comment whose text starts at `body` ends (just past it): after the first `-->` or
 /// `--!>` (HTML ends a comment at either), or at the end of input.
-fn comment_end(src: &[u8], body: usize) -> usize {
+pub(super) fn comment_end(src: &[u8], body: usize) -> usize {
     let mut i = body;
     while let Some(at) = DASHES.find(&src[i..]) {
         let after = i + at + 2;

@@ -56,6 +56,7 @@ mod hints;
 mod lex;
 mod output;
 mod rules;
+pub mod skim;
 mod stats;
 
 use hints::*;

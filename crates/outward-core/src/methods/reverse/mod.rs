@@ -45,6 +45,7 @@ mod seeds;
 mod stage_inputs;
 mod switches;
 mod url_kind;
+pub mod window;
 
 #[cfg(test)]
 mod tests;

@@ -10,7 +10,6 @@
 use super::climb::{Climb, climb};
 use super::read::PageRead;
 use super::scores::BlockScores;
-use crate::html::clean::BlockStats;
 
 /// Share of its good text a boilerplate-hinted block keeps when choosing the seed.
 pub(super) const SOFT_BOILER: f64 = 0.25;
@@ -21,8 +20,12 @@ const SEED_WINDOW: usize = 4;
 /// Seed candidates, best first: blocks ranked by the good text net of bad text in their
 /// neighbourhood (±`SEED_WINDOW` blocks, weights falling off with distance) plus their own.
 /// An article is a run of paragraphs; one long caption or notice alone is not. Falls back
-/// to the block with the most text outside links when nothing scores.
-fn rank_seeds(goods: &[f64], bads: &[f64], blocks: &[BlockStats]) -> Vec<(usize, f64)> {
+/// to `fallback` (the block with the most text outside links) when nothing scores.
+pub(super) fn rank_seeds(
+    goods: &[f64],
+    bads: &[f64],
+    fallback: impl FnOnce() -> Option<usize>,
+) -> Vec<(usize, f64)> {
     let n = goods.len();
     let mut ranked: Vec<(usize, f64)> = Vec::new();
     for i in 0..n {
@@ -42,9 +45,7 @@ fn rank_seeds(goods: &[f64], bads: &[f64], blocks: &[BlockStats]) -> Vec<(usize,
         ranked.push((i, score));
     }
     if ranked.is_empty()
-        && let Some(i) = (0..blocks.len())
-            .filter(|&i| blocks[i].weight > blocks[i].link_weight)
-            .max_by_key(|&i| blocks[i].weight - blocks[i].link_weight)
+        && let Some(i) = fallback()
     {
         ranked.push((i, 0.0));
     }
@@ -87,7 +88,12 @@ pub(super) fn ranked(page: &PageRead) -> Vec<(usize, f64)> {
     });
     page.add_work(2 * cleaned.blocks.len() as u64);
     let bads: Vec<f64> = seed_scores.bad.windows(2).map(|w| w[1] - w[0]).collect();
-    rank_seeds(&goods, &bads, &cleaned.blocks)
+    let blocks = &cleaned.blocks;
+    rank_seeds(&goods, &bads, || {
+        (0..blocks.len())
+            .filter(|&i| blocks[i].weight > blocks[i].link_weight)
+            .max_by_key(|&i| blocks[i].weight - blocks[i].link_weight)
+    })
 }
 
 /// The best seed, and up to `MAX_SEEDS - 1` alternatives outside its R and outside
