@@ -11,9 +11,9 @@
 //! the window is that ancestor, widened by a number of levels the caller chooses.
 //!
 //! Not used by `reverse`: measured 2026-11-29 (`examples/windowed_reading.rs`, callgrind,
-//! dragnet's 1,381 pages), the skim (1,309M instructions) plus the cleaner over its window
+//! dragnet's 1,381 pages), the skim (1,243M instructions) plus the cleaner over its window
 //! (1,044M; the window is a median 33 % of a page's bytes, but it is where the tags and text
-//! are) cost 110 % of the cleaner over the whole page (2,149M), and the window holds the
+//! are) cost 106 % of the cleaner over the whole page (2,149M), and the window holds the
 //! default method's output (≥ 95 % of its tokens) on 87.5 % of the dev pages. Even a free
 //! ranking over the bare lexing floor (650M) would save 21 % of the cleaner. See
 //! `docs/design.md`, "Measured facts".
@@ -81,10 +81,8 @@ pub fn window(skim: &Skim, page_len: usize, widen: usize) -> Option<(usize, usiz
         return Some((0, page_len));
     }
     let (mut best, mut best_value, mut since_best) = (at, f64::MIN, 0);
-    let mut chain = Vec::new();
     while at != NO_PARENT {
         let e = skim.elements[at as usize];
-        chain.push(at);
         let v = value(e.start, e.end);
         if v > best_value {
             (best, best_value, since_best) = (at, v, 0);
