@@ -6,7 +6,7 @@
 //! - `agreement`: per widening of the window (0 to 3 levels above the skim's climb), the
 //!   window's share of the page's bytes (median, p90) and the share of pages whose
 //!   `reverse-stage` output (of the whole page) the window's visible text holds at least 95 %
-//!   of (tokens: lowercased alphanumeric runs, CJK characters alone);
+//!   of (tokens as the eval scores them: `outward_eval::prf_counts`);
 //! - `read` (nothing: the cost of reading the WARC, to subtract), `clean`, `skim`, `lex` (`count_start_tags`, the lexing floor), `window0`, `window1`
 //!   (the skim, then the cleaner over its window widened by 0 or 1 level): one pass of that
 //!   kind over every page, to be counted by `valgrind --tool=callgrind`.
@@ -18,33 +18,7 @@ use outward_core::html::clean::skim::{count_start_tags, skim};
 use outward_core::html::clean::{CleanOptions, clean};
 use outward_core::methods::reverse::window::window;
 use outward_core::{ExtractOptions, Extractor, Fulltext, Page, Reverse, SiteContext};
-use std::collections::HashMap;
 use std::path::PathBuf;
-
-/// Lowercased alphanumeric runs, and each CJK character alone.
-fn bag(text: &str) -> HashMap<String, u32> {
-    let mut bag = HashMap::new();
-    let mut word = String::new();
-    let mut put = |w: &mut String| {
-        if !w.is_empty() {
-            *bag.entry(std::mem::take(w)).or_insert(0) += 1;
-        }
-    };
-    for c in text.chars() {
-        let cjk = matches!(c as u32, 0x3040..=0x30ff | 0x3400..=0x4dbf | 0x4e00..=0x9fff | 0xac00..=0xd7af | 0xf900..=0xfaff);
-        if cjk {
-            put(&mut word);
-            word.push(c);
-            put(&mut word);
-        } else if c.is_alphanumeric() {
-            word.extend(c.to_lowercase());
-        } else {
-            put(&mut word);
-        }
-    }
-    put(&mut word);
-    bag
-}
 
 /// Widenings `agreement` reports.
 const WIDENINGS: usize = 4;
@@ -56,10 +30,9 @@ fn agreement(pages: &[String]) {
     let mut held = [0usize; WIDENINGS];
     let mut judged = 0usize;
     for html in pages {
-        let out = reverse.extract(&Page::new(html, None), &site);
-        let out_bag = bag(out.blocks.text());
-        let total: u32 = out_bag.values().sum();
-        if total == 0 {
+        let extraction = reverse.extract(&Page::new(html, None), &site);
+        let out = extraction.blocks.text();
+        if outward_eval::tokenize(out).is_empty() {
             continue;
         }
         judged += 1;
@@ -71,12 +44,9 @@ fn agreement(pages: &[String]) {
             };
             shares[widen].push((end - start) as f64 / html.len() as f64);
             let text = Fulltext.extract(&Page::new(&html[start..end], None), &site);
-            let win = bag(text.blocks.text());
-            let inside: u32 = out_bag
-                .iter()
-                .map(|(w, &n)| n.min(win.get(w).copied().unwrap_or(0)))
-                .sum();
-            if f64::from(inside) >= 0.95 * f64::from(total) {
+            // The output's share of tokens the window's text holds: its precision against
+            // the window as truth.
+            if outward_eval::prf_counts(out, text.blocks.text()).p >= 0.95 {
                 held[widen] += 1;
             }
         }

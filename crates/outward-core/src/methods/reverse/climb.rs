@@ -11,7 +11,7 @@ use crate::html::climb::RangeClimber;
 
 /// Levels the climb looks past a level that did not improve R's score (a forum post's
 /// parent adds a header link before the grandparent adds the other posts).
-const LOOKAHEAD_LEVELS: usize = 3;
+pub(super) const LOOKAHEAD_LEVELS: usize = 3;
 /// The climb stops at once when a level loses more than this share of the best score.
 const LOOKAHEAD_DROP: f64 = 0.3;
 

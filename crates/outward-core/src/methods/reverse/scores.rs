@@ -12,7 +12,7 @@ use crate::html::clean::{BlockStats, Cleaned};
 use crate::site::template_ranges;
 
 /// Share of its text a block without sentence punctuation counts as good.
-const UNPUNCTUATED_GOOD: f64 = 0.5;
+pub(super) const UNPUNCTUATED_GOOD: f64 = 0.5;
 
 /// A link-list block with less text than this is a menu item, not a list item (a product
 /// name, a headline).
@@ -25,7 +25,7 @@ pub(super) const BAD_WEIGHT: f64 = 1.0;
 pub(super) const LINK_LIST_RATIO: f64 = 0.6;
 
 /// Link lists count this much against R: pruning removes most of them from the output.
-const LINK_LIST_BAD: f64 = 0.5;
+pub(super) const LINK_LIST_BAD: f64 = 0.5;
 
 /// whose links are part of the text (a Wikipedia lead) rather than a list of links.
 const PROSE_PLAIN_RUNS: u32 = 3;

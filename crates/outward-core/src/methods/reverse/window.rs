@@ -3,15 +3,15 @@
 //! that the full reading (the cleaner, the climb, the partial parse) can run over it instead
 //! of over the page. Seeds are ranked as `seeds` ranks the cleaner's blocks
 //! ([`rank_seeds`], the same neighbourhood score) on what the skim measured: text outside
-//! links is good (halved without a sentence mark), a link list (link text over
-//! [`LINK_LIST_RATIO`]) counts half its text as bad, a block inside `nav`/`aside`/`footer`
+//! links is good (halved without a sentence mark, [`UNPUNCTUATED_GOOD`]), a link list (link
+//! text over [`LINK_LIST_RATIO`]) counts [`LINK_LIST_BAD`] of its text as bad, a block inside `nav`/`aside`/`footer`
 //! is bad (for the seed, soft: it keeps [`SOFT_BOILER`] of its good text). From the best
 //! seed the climb walks the skim's elements upward and keeps the ancestor with the most
-//! good − bad text (looking [`CLIMB_LOOKAHEAD`] levels past the best, as `climb` does);
+//! good − bad text (looking `climb`'s `LOOKAHEAD_LEVELS` past the best, as `climb` does);
 //! the window is that ancestor, widened by a number of levels the caller chooses.
 //!
 //! Not used by `reverse`: measured 2026-11-29 (`examples/windowed_reading.rs`, callgrind,
-//! dragnet's 1,381 pages), the skim (1,243M instructions) plus the cleaner over its window
+//! dragnet's 1,381 pages), the skim (1,233M instructions) plus the cleaner over its window
 //! (1,044M; the window is a median 33 % of a page's bytes, but it is where the tags and text
 //! are) cost 106 % of the cleaner over the whole page (2,149M), and the window holds the
 //! default method's output (≥ 95 % of its tokens) on 87.5 % of the dev pages. Even a free
@@ -21,17 +21,10 @@
 //! Invariants: one pass over the blocks and one walk up the elements; never panics; the
 //! window is an element's raw byte range (it starts at a `<`), or the whole page.
 
-use super::scores::LINK_LIST_RATIO;
+use super::climb::LOOKAHEAD_LEVELS;
+use super::scores::{BAD_WEIGHT, LINK_LIST_BAD, LINK_LIST_RATIO, UNPUNCTUATED_GOOD};
 use super::seeds::{SOFT_BOILER, rank_seeds};
 use crate::html::clean::skim::{NO_PARENT, Skim, SkimBlock};
-
-/// Levels the climb looks past the best ancestor before it stops.
-pub const CLIMB_LOOKAHEAD: usize = 3;
-
-/// Share of its good text a block without a sentence mark keeps.
-const UNMARKED_GOOD: f64 = 0.5;
-/// Share of a link list's text that counts as bad.
-const LINK_LIST_BAD: f64 = 0.5;
 
 /// A block's good and bad text; `soft`: for ranking seeds (boilerplate keeps some good).
 fn block_value(b: &SkimBlock, soft: bool) -> (f64, f64) {
@@ -41,7 +34,7 @@ fn block_value(b: &SkimBlock, soft: bool) -> (f64, f64) {
     }
     let mut good = text - f64::from(b.link_text);
     if b.marks == 0 {
-        good *= UNMARKED_GOOD;
+        good *= UNPUNCTUATED_GOOD;
     }
     match (b.boiler, soft) {
         (false, _) => (good, 0.0),
@@ -68,7 +61,7 @@ pub fn window(skim: &Skim, page_len: usize, widen: usize) -> Option<(usize, usiz
     net.push(0.0);
     for b in blocks {
         let (g, bad) = block_value(b, false);
-        net.push(net.last().copied().unwrap_or(0.0) + g - bad);
+        net.push(net.last().copied().unwrap_or(0.0) + g - BAD_WEIGHT * bad);
     }
     let starts: Vec<u32> = blocks.iter().map(|b| b.start).collect();
     let value = |start: u32, end: u32| {
@@ -88,7 +81,7 @@ pub fn window(skim: &Skim, page_len: usize, widen: usize) -> Option<(usize, usiz
             (best, best_value, since_best) = (at, v, 0);
         } else {
             since_best += 1;
-            if since_best > CLIMB_LOOKAHEAD {
+            if since_best > LOOKAHEAD_LEVELS {
                 break;
             }
         }
