@@ -163,14 +163,9 @@ pub fn punctuation_per_100(text: &str) -> f64 {
     // mark is its byte, and the CJK marks are three-byte sequences (。、 E3 80 82/81;
     // ！，；？ EF BC 81/8C/9B/9F).
     let bytes = text.as_bytes();
-    // Two branch-free passes the compiler vectorises, then the rare lead bytes of CJK marks.
+    // Branch-free passes the compiler vectorises, then the rare lead bytes of CJK marks.
     let chars = bytes.iter().filter(|&&b| (b as i8) >= -0x40).count();
-    let ascii_marks = bytes
-        .iter()
-        .filter(|&&b| matches!(b, b'.' | b'!' | b'?' | b',' | b';'))
-        .count();
-    let cjk_marks = crate::html::textstats::cjk_sentence_marks(bytes);
-    let marks = ascii_marks + cjk_marks;
+    let marks = crate::html::textstats::sentence_marks(bytes);
     100.0 * marks as f64 / chars.max(1) as f64
 }
 
