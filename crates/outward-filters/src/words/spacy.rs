@@ -171,7 +171,8 @@ fn push_special<'a>(s: &'a str, tokens: &[&str], out: &mut Vec<&'a str>) {
 /// Chunks up to this many bytes have their split remembered (`SPLITS`).
 const REMEMBERED_CHUNK_BYTES: usize = 48;
 
-/// Chunks remembered per thread before the memory is cleared (under 1 MB: a peak RSS of many threads pays it once each).
+/// Chunks remembered per thread before the memory is cleared (under 1 MB: a peak RSS of
+/// many threads pays it once each).
 const REMEMBERED_CHUNKS: usize = 8_192;
 
 thread_local! {
