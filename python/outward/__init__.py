@@ -129,7 +129,8 @@ def process_warc(
 
     Returns ``input``, ``status`` (``complete``, ``partial``, ``empty`` (not a single record:
     a 0-byte file, a failed download) or ``unchanged``), ``output`` (the shard's path),
-    ``counts``, ``nodes_fraction_median``/``_p90``, ``manifest`` (the manifest entry, with
+    ``counts``, ``nodes_fraction_median``/``_p90`` and ``bytes_fraction_median``/``_p90``
+    (nodes built of the page's nodes, bytes read of its bytes), ``manifest`` (the manifest entry, with
     the ``settings`` that decided it), ``settings_changed`` (when the input was done before
     with other settings: what changed, e.g. ``"--lang en (was any)"``; else ``None``) and
     ``warnings`` (skipped records, with their ids; a rewrite, and the removal of an output in

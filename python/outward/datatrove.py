@@ -43,6 +43,8 @@ METADATA = (
     "charset",
     "nodes_parsed",
     "nodes_total",
+    "page_bytes",
+    "bytes_parsed",
     "extractor",
     "signals",
 )

@@ -14,8 +14,8 @@ use outward_core::{ExtractOptions, Format, methods};
 use outward_output::document::Document;
 use outward_pipeline::worker;
 use outward_pipeline::{
-    self as pipeline, DocSink, Event, FractionHistogram, InputOutcome, Progress, Reporter,
-    RunConfig, SiteSource,
+    self as pipeline, DocSink, Event, InputOutcome, Progress, Reporter, RunConfig, SiteSource,
+    WorkFractions,
 };
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -418,16 +418,19 @@ fn input_summary(
     input: &Path,
     status: &str,
     counts: &Counts,
-    fractions: Option<&FractionHistogram>,
+    fractions: Option<&WorkFractions>,
     warnings: Vec<String>,
 ) -> serde_json::Value {
-    let quantile = |q| fractions.and_then(|f| f.quantile(q));
+    let quantile = |q| fractions.and_then(|f| f.nodes.quantile(q));
+    let bytes_quantile = |q| fractions.and_then(|f| f.bytes.quantile(q));
     serde_json::json!({
         "input": input.to_string_lossy(),
         "status": status,
         "counts": counts,
         "nodes_fraction_median": quantile(0.5),
         "nodes_fraction_p90": quantile(0.9),
+        "bytes_fraction_median": bytes_quantile(0.5),
+        "bytes_fraction_p90": bytes_quantile(0.9),
         "warnings": warnings,
     })
 }

@@ -37,10 +37,14 @@ def test_bytes_are_decoded_by_their_charset_and_str_as_given():
 
 
 def test_the_top_level_fields_repeat_the_metadata():
-    doc = outward.extract((TESTDATA / "pages" / "en_news.html").read_bytes(), url="https://news.example/a")
+    page = (TESTDATA / "pages" / "en_news.html").read_bytes()
+    doc = outward.extract(page, url="https://news.example/a")
     for key in ("title", "nodes_parsed", "nodes_total", "charset", "language"):
         assert doc[key] == doc["metadata"][key]
     assert 0 < doc["nodes_parsed"] <= doc["nodes_total"]
+    # The page's bytes as decoded, every one of them read (today's one-pass cleaner).
+    assert doc["metadata"]["page_bytes"] == len(page)
+    assert doc["metadata"]["bytes_parsed"] == doc["metadata"]["page_bytes"]
     assert doc["metadata"]["url"] == "https://news.example/a"
     assert doc["title"]
 

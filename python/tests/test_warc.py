@@ -23,6 +23,7 @@ def test_process_warc_writes_the_bytes_of_outward_run(outward_bin, tmp_path):
     assert summary["counts"]["written"] == len(shard_lines(py_dir / "sample.jsonl.zst")) > 0
     assert summary["manifest"]["config_hash"] in (cli_dir / "manifest.jsonl").read_text()
     assert 0 < summary["nodes_fraction_median"] <= 1
+    assert summary["bytes_fraction_median"] == summary["bytes_fraction_p90"] == 1.0
     # Resume: the manifest entry matches, so the input is not read again, unless forced.
     assert outward.process_warc(SAMPLE, py_dir)["status"] == "unchanged"
     assert outward.process_warc(SAMPLE, py_dir, force=True)["status"] == "complete"

@@ -52,7 +52,7 @@ pub fn bench(args: BenchArgs) -> ExitCode {
         let r = outward::bench::time_extraction(&pages, &*extractor, args.rounds);
         let _ = writeln!(
             out,
-            "{:<9} {:>8.1} MB/s {:>8.0} pages/s  ms/page p50 {:.3} p90 {:.3} p99 {:.3} max {:.1}  nodes parsed/total median {:.3} p90 {:.3}",
+            "{:<9} {:>8.1} MB/s {:>8.0} pages/s  ms/page p50 {:.3} p90 {:.3} p99 {:.3} max {:.1}  nodes parsed/total median {:.3} p90 {:.3}  bytes parsed/page median {:.3} p90 {:.3}",
             method,
             r.mb_per_s(),
             r.pages_per_s(),
@@ -60,8 +60,10 @@ pub fn bench(args: BenchArgs) -> ExitCode {
             r.ms_p90,
             r.ms_p99,
             r.ms_max,
-            r.fractions.quantile(0.5).unwrap_or(0.0),
-            r.fractions.quantile(0.9).unwrap_or(0.0)
+            r.fractions.nodes.quantile(0.5).unwrap_or(0.0),
+            r.fractions.nodes.quantile(0.9).unwrap_or(0.0),
+            r.fractions.bytes.quantile(0.5).unwrap_or(0.0),
+            r.fractions.bytes.quantile(0.9).unwrap_or(0.0)
         );
     }
     ExitCode::SUCCESS

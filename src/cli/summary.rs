@@ -5,7 +5,7 @@
 //! Invariants: documents and summaries go to stdout, everything else to stderr; one
 //! input's failure is named with its path.
 
-use outward::{FractionHistogram, InputOutcome, InputReport, Progress, RunConfig};
+use outward::{InputOutcome, InputReport, Progress, RunConfig, WorkFractions};
 use outward_base::counts::{Counts, plural};
 use std::io::Write;
 use std::sync::atomic::Ordering;
@@ -39,7 +39,7 @@ pub fn print_run_summary(
     fail_empty: bool,
 ) {
     let mut totals = Counts::default();
-    let mut fractions = FractionHistogram::default();
+    let mut fractions = WorkFractions::default();
     let (mut done, mut rewritten, mut reused, mut partial, mut empty, mut failed) =
         (0, 0, 0, 0, 0, 0);
     let (mut dropped, mut not_started) = (0, 0);
@@ -142,11 +142,13 @@ pub fn print_run_summary(
             totals.html as f64 / cpu.max(1e-9)
         );
     }
-    if let (Some(median), Some(p90)) = (fractions.quantile(0.5), fractions.quantile(0.9)) {
-        let _ = writeln!(
-            out,
-            "  nodes parsed / nodes in page: median {median:.3}, p90 {p90:.3}"
-        );
+    for (what, histogram) in [
+        ("nodes parsed / nodes in page", &fractions.nodes),
+        ("bytes parsed / page bytes", &fractions.bytes),
+    ] {
+        if let (Some(median), Some(p90)) = (histogram.quantile(0.5), histogram.quantile(0.9)) {
+            let _ = writeln!(out, "  {what}: median {median:.3}, p90 {p90:.3}");
+        }
     }
     let _ = writeln!(
         out,

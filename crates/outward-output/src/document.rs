@@ -78,6 +78,10 @@ pub struct Metadata {
     pub text_chars: u64,
     pub nodes_parsed: u64,
     pub nodes_total: u64,
+    /// Bytes of the decoded page, and those of them the extraction's full reading touched
+    /// (`outward_core::Page::bytes_read`: today all of them, for every method).
+    pub page_bytes: u64,
+    pub bytes_parsed: u64,
     /// The work budget that ran out while this page was extracted (`max_comparisons`): the
     /// text is what the method had when it stopped. Absent when none did.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -170,6 +174,8 @@ impl Document {
                 text_chars: text.chars().count() as u64,
                 nodes_parsed: extraction.stats.nodes_parsed,
                 nodes_total: extraction.stats.nodes_total,
+                page_bytes: extraction.stats.page_bytes,
+                bytes_parsed: extraction.stats.bytes_parsed,
                 degraded: extraction.stats.degraded.then_some("max_comparisons"),
                 extraction_confidence: extraction
                     .stats
@@ -232,6 +238,8 @@ pub(crate) mod tests {
                 text_chars: text.chars().count() as u64,
                 nodes_parsed: 3,
                 nodes_total: 9,
+                page_bytes: 120,
+                bytes_parsed: 120,
                 degraded: None,
                 extraction_confidence: None,
                 signals: None,
@@ -273,6 +281,8 @@ pub(crate) mod tests {
                 text_chars: 20,
                 nodes_parsed: 3,
                 nodes_total: 9,
+                page_bytes: 120,
+                bytes_parsed: 120,
                 degraded: None,
                 extraction_confidence: None,
                 signals: None,

@@ -6,7 +6,7 @@
 //! Invariant: the same code path as the pipeline (`outward_warc::load_html_pages`: reader →
 //! `decode_body`; then `Extractor`).
 
-use crate::events::FractionHistogram;
+use crate::events::WorkFractions;
 use outward_core::Extractor;
 use std::time::Instant;
 
@@ -21,7 +21,7 @@ pub struct BenchReport {
     pub ms_p90: f64,
     pub ms_p99: f64,
     pub ms_max: f64,
-    pub fractions: FractionHistogram,
+    pub fractions: WorkFractions,
     pub text_bytes: u64,
 }
 
@@ -40,14 +40,17 @@ pub fn time_extraction(pages: &[String], extractor: &dyn Extractor, rounds: usiz
     let mut best: Option<BenchReport> = None;
     for _ in 0..rounds.max(1) {
         let mut per_page = Vec::with_capacity(pages.len());
-        let mut fractions = FractionHistogram::default();
+        let mut fractions = WorkFractions::default();
         let mut text_bytes = 0u64;
         let start = Instant::now();
         for html in pages {
             let t = Instant::now();
             let ex = extractor.extract_html(html);
             per_page.push(t.elapsed().as_secs_f64() * 1e3);
-            fractions.add(ex.stats.nodes_parsed, ex.stats.nodes_total);
+            fractions.add(
+                (ex.stats.nodes_parsed, ex.stats.nodes_total),
+                (ex.stats.bytes_parsed, ex.stats.page_bytes),
+            );
             text_bytes += ex.text().len() as u64;
         }
         let seconds = start.elapsed().as_secs_f64();
@@ -88,7 +91,10 @@ mod tests {
         assert_eq!(r.pages, 2);
         assert_eq!(r.html_bytes, 30);
         assert_eq!(r.text_bytes, "one two".len() as u64 + "three".len() as u64);
-        assert_eq!(r.fractions.count(), 2);
+        assert_eq!(r.fractions.nodes.count(), 2);
+        // Fulltext reads every byte of both pages.
+        assert_eq!(r.fractions.bytes.count(), 2);
+        assert_eq!(r.fractions.bytes.quantile(0.5), Some(1.0));
         assert!(r.ms_p50 <= r.ms_max);
     }
 }

@@ -290,7 +290,29 @@ pub struct Progress {
     pub inputs_done: AtomicU64,
 }
 
-/// Histogram of `nodes_parsed / nodes_total` per document, in 1/1000 steps.
+/// The share of each page an extraction worked on, per document: nodes built of the page's
+/// nodes (`nodes_parsed / nodes_total`) and bytes read of the page's bytes (`bytes_parsed /
+/// page_bytes`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WorkFractions {
+    pub nodes: FractionHistogram,
+    pub bytes: FractionHistogram,
+}
+
+impl WorkFractions {
+    /// Counts one document: `(nodes_parsed, nodes_total)` and `(bytes_parsed, page_bytes)`.
+    pub fn add(&mut self, nodes: (u64, u64), bytes: (u64, u64)) {
+        self.nodes.add(nodes.0, nodes.1);
+        self.bytes.add(bytes.0, bytes.1);
+    }
+
+    pub fn merge(&mut self, other: &WorkFractions) {
+        self.nodes.merge(&other.nodes);
+        self.bytes.merge(&other.bytes);
+    }
+}
+
+/// Histogram of a fraction (`nodes_parsed / nodes_total`, …) per document, in 1/1000 steps.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FractionHistogram {
     bins: Vec<u64>,

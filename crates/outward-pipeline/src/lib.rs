@@ -39,7 +39,7 @@ pub use config::{
     DocFilters, RunConfig, SetupError, SiteSource, StopSignal, TOOL_VERSION, favor_option,
     method_options, worker_pool,
 };
-pub use events::{Event, FractionHistogram, Progress, Reporter, Silent};
+pub use events::{Event, FractionHistogram, Progress, Reporter, Silent, WorkFractions};
 pub use input::{resolve_inputs, select_shard};
 pub use run::{EMPTY_INPUT, InputOutcome, InputReport, extract_documents, extract_texts, run};
 pub use site_memory::build_sites;

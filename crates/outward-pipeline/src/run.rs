@@ -13,8 +13,8 @@ use crate::config::{
     RunConfig, Settings, SetupError, SiteSource, TOOL_VERSION, settings_changes, settings_hash,
 };
 use crate::events::{
-    Event, FractionHistogram, InputPartial, InputRetried, ManifestNotCompacted, Progress, Reporter,
-    SettingsChanged, SiteStoreUpdated, StaleOutputRemoved, WaitingForLock,
+    Event, InputPartial, InputRetried, ManifestNotCompacted, Progress, Reporter, SettingsChanged,
+    SiteStoreUpdated, StaleOutputRemoved, WaitingForLock, WorkFractions,
 };
 use crate::input::{check_distinct_stems, input_source, open_input};
 use crate::site_memory::site_memory;
@@ -54,7 +54,7 @@ pub enum InputOutcome {
     /// Processed in this run.
     Done {
         entry: ManifestEntry,
-        fractions: FractionHistogram,
+        fractions: WorkFractions,
         /// Done before with other settings: what changed (`--lang en (was any)`), and so
         /// why its output was rewritten. `None` for an input read the first time, changed
         /// since, forced, or not complete before.

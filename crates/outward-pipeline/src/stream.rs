@@ -11,7 +11,7 @@
 use crate::budget::Budget;
 use crate::config::RunConfig;
 use crate::events::{
-    Event, FractionHistogram, Progress, RecordDegraded, RecordSkipped, Reporter, SkipsNotReported,
+    Event, Progress, RecordDegraded, RecordSkipped, Reporter, SkipsNotReported, WorkFractions,
 };
 use crate::sites::SpillingBuilder;
 use crate::worker::{PageOutcome, process_page_learning};
@@ -77,7 +77,7 @@ impl DocSink for TextCollector {
 pub struct StreamResult {
     pub counts: Counts,
     pub status: FileStatus,
-    pub fractions: FractionHistogram,
+    pub fractions: WorkFractions,
 }
 
 /// How many per-record problems are logged per input before the rest are only counted.
@@ -303,7 +303,7 @@ pub(crate) fn stream_input(
         html_bytes: u64,
     }
     let mut counts = Counts::default();
-    let mut fractions = FractionHistogram::default();
+    let mut fractions = WorkFractions::default();
     let mut sink_error: Option<io::Error> = None;
     let mut logged = 0u64;
     let mut pending: BTreeMap<u64, Processed> = BTreeMap::new();
@@ -367,7 +367,10 @@ pub(crate) fn stream_input(
             match outcome {
                 PageOutcome::Doc(doc) => {
                     counts.html += 1;
-                    fractions.add(doc.metadata.nodes_parsed, doc.metadata.nodes_total);
+                    fractions.add(
+                        (doc.metadata.nodes_parsed, doc.metadata.nodes_total),
+                        (doc.metadata.bytes_parsed, doc.metadata.page_bytes),
+                    );
                     let degraded = doc.metadata.degraded;
                     let text_chars = doc.metadata.text_chars;
                     let (offset, record_id) = match degraded {

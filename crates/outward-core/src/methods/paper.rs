@@ -50,7 +50,7 @@ impl Extractor for Paper {
         let title = page_title(cleaned);
         let mut stats = ExtractStats {
             nodes_total: cleaned.nodes_total,
-            ..ExtractStats::default()
+            ..ExtractStats::of_page(page)
         };
         // The two longest text nodes (by characters).
         let mut first: Option<usize> = None;

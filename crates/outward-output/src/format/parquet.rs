@@ -290,6 +290,12 @@ fn columns(signals: bool) -> Vec<Column> {
         field(&[M, "nodes_total"], Int, false, |d| {
             Cell::Int(d.metadata.nodes_total as i64)
         }),
+        field(&[M, "page_bytes"], Int, false, |d| {
+            Cell::Int(d.metadata.page_bytes as i64)
+        }),
+        field(&[M, "bytes_parsed"], Int, false, |d| {
+            Cell::Int(d.metadata.bytes_parsed as i64)
+        }),
         field(&[M, "degraded"], Label, true, |d| {
             d.metadata.degraded.into()
         }),

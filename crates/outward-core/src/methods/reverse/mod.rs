@@ -222,7 +222,7 @@ impl Reverse {
         let title = page_title(cleaned);
         let mut stats = ExtractStats {
             nodes_total: cleaned.nodes_total,
-            ..ExtractStats::default()
+            ..ExtractStats::of_page(page)
         };
         let nothing = |title, stats| {
             let extraction = Extraction {
