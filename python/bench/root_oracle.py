@@ -1,0 +1,181 @@
+"""How much a better choice of one element could gain: the single-element oracle (issue #37).
+
+    python python/bench/root_oracle.py OUT_DIR [--dev ../shared/data/dev] [--json FILE]
+
+OUT_DIR holds the shards of ``outward run --output OUT_DIR <dev WARCs>`` (any method). For
+every page of the 8 bag-scored dev sets, the page is parsed with lxml (``script``, ``style``,
+``noscript``, ``template`` and the head left out) and every element's text is scored against
+the truth as ``../shared/eval/score.py`` scores (bag of tokens; each page's 12 best elements
+by a fast estimate, then scored exactly). The oracle is the best single element's F1: what a
+method that picks one subtree, perfectly, would score. Printed per set: the method's mean F1,
+the mean of max(method, oracle), and the pages where the oracle is better by more than 0.2,
+split by how the oracle's element relates to the method's output:
+
+- too wide: the output holds most (> 80 %) of the oracle element's tokens, and more;
+- too narrow: the oracle element holds most of the output;
+- wrong region: the output holds under 20 % of the oracle element;
+- overlap: the rest.
+
+Needs ``lxml`` and ``zstandard``. An upper bound, not a target: the oracle reads the truth.
+"""
+
+import argparse
+import collections
+import gzip
+import io
+import json
+import os
+import re
+import sys
+
+SETS = ["cleaneval", "cleanportaleval", "cwced_zh", "dragnet", "htmltotext", "magic_html",
+        "readability", "wcxb"]
+LEFT_OUT = {"script", "style", "noscript", "template", "head", "title"}
+CANDIDATES = 12
+GAP = 0.2
+
+
+def responses(path):
+    """(record id, HTTP body) of every response record of a .warc.gz."""
+    data = gzip.open(path).read()
+    pos = 0
+    while True:
+        start = data.find(b"WARC/1.", pos)
+        if start < 0:
+            return
+        head_end = data.find(b"\r\n\r\n", start)
+        head = data[start:head_end].decode("latin1")
+        length = int(re.search(r"Content-Length: (\d+)", head).group(1))
+        block = data[head_end + 4:head_end + 4 + length]
+        pos = head_end + 4 + length
+        if "WARC-Type: response" not in head:
+            continue
+        record_id = re.search(r"WARC-Record-ID: (\S+)", head).group(1)
+        yield record_id, block[block.find(b"\r\n\r\n") + 4:]
+
+
+def f1(inter, predicted, truth):
+    p = inter / predicted if predicted else 0.0
+    r = inter / truth if truth else 0.0
+    return 2 * p * r / (p + r) if p + r else 0.0
+
+
+def oracle(html, truth_tokens, output_tokens, tokenize):
+    """The best single element's F1 and how it relates to the output: (F1, contains, held),
+    contains = share of the element's tokens the output holds, held = share of the output's
+    tokens the element holds."""
+    import lxml.html
+
+    try:
+        root = lxml.html.fromstring(html.decode("utf-8", "replace"))
+    except Exception:
+        return None
+    tokens, spans = [], []
+    sys.setrecursionlimit(100000)
+
+    def walk(element):
+        if not isinstance(element.tag, str) or element.tag in LEFT_OUT:
+            return
+        start = len(tokens)
+        tokens.extend(tokenize(element.text or ""))
+        for child in element:
+            walk(child)
+            tokens.extend(tokenize(child.tail or ""))
+        spans.append((start, len(tokens)))
+
+    try:
+        walk(root)
+    except RecursionError:
+        pass
+    truth = collections.Counter(truth_tokens)
+    in_truth = [0]
+    for token in tokens:
+        in_truth.append(in_truth[-1] + (token in truth))
+    # Estimate with set membership (an upper bound of the clipped count), then score exactly.
+    estimates = sorted(
+        ((f1(min(in_truth[b] - in_truth[a], len(truth_tokens)), b - a, len(truth_tokens)), a, b)
+         for a, b in spans if b > a),
+        reverse=True,
+    )
+    output = collections.Counter(output_tokens)
+    best = (0.0, 0.0, 0.0)
+    for estimate, a, b in estimates[:CANDIDATES]:
+        if estimate <= best[0]:
+            break
+        bag = collections.Counter(tokens[a:b])
+        score = f1(sum((bag & truth).values()), b - a, len(truth_tokens))
+        if score > best[0]:
+            shared = sum((bag & output).values())
+            best = (score, shared / (b - a), shared / max(1, len(output_tokens)))
+    return best
+
+
+def relation(contains, held):
+    if contains > 0.8:
+        return "too wide"
+    if held > 0.8:
+        return "too narrow"
+    if contains < 0.2:
+        return "wrong region"
+    return "overlap"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("out_dir")
+    parser.add_argument("--dev", default=os.path.join(os.path.dirname(__file__), "../../../shared/data/dev"))
+    parser.add_argument("--json", help="write every page's row here")
+    args = parser.parse_args()
+    sys.path.insert(0, os.path.join(args.dev, "../../eval"))
+    import score
+    import zstandard
+
+    rows = []
+    for name in SETS:
+        truths = {}
+        for line in open(os.path.join(args.dev, f"{name}.truth.jsonl"), encoding="utf-8"):
+            d = json.loads(line)
+            truths[d["warc_record_id"]] = d.get("truth") or ""
+        outputs = {}
+        with open(os.path.join(args.out_dir, f"{name}.jsonl.zst"), "rb") as f:
+            for line in io.TextIOWrapper(zstandard.ZstdDecompressor().stream_reader(f), encoding="utf-8"):
+                d = json.loads(line)
+                outputs[d["id"]] = d["text"]
+        for record_id, html in responses(os.path.join(args.dev, f"{name}.warc.gz")):
+            if record_id not in truths:
+                continue
+            truth, output = truths[record_id], outputs.get(record_id, "")
+            ours = score.prf(output, truth)[2]
+            truth_tokens = score.tokenize(truth)
+            best = None
+            if truth_tokens and html.strip():
+                best = oracle(html, truth_tokens, score.tokenize(output), score.tokenize)
+            best = best or (ours, -1.0, -1.0)
+            rows.append({"set": name, "id": record_id, "f1": ours, "oracle": best[0],
+                         "contains": best[1], "held": best[2]})
+    if args.json:
+        json.dump(rows, open(args.json, "w"))
+    by_set = collections.defaultdict(list)
+    for row in rows:
+        by_set[row["set"]].append(row)
+    means, bounds = [], []
+    print(f"{'set':16} {'pages':>5} {'F1':>7} {'max(F1, oracle)':>15} {'oracle > F1 + 0.2':>18}  by relation (pages, F1 points)")
+    for name in SETS:
+        pages = by_set[name]
+        mean = sum(r["f1"] for r in pages) / len(pages)
+        bound = sum(max(r["f1"], r["oracle"]) for r in pages) / len(pages)
+        means.append(mean)
+        bounds.append(bound)
+        gaps = [r for r in pages if r["oracle"] - r["f1"] > GAP]
+        kinds = collections.defaultdict(lambda: [0, 0.0])
+        for r in gaps:
+            kind = kinds[relation(r["contains"], r["held"])]
+            kind[0] += 1
+            kind[1] += r["oracle"] - r["f1"]
+        detail = ", ".join(f"{k} {n} ({p:.1f})" for k, (n, p) in sorted(kinds.items()))
+        print(f"{name:16} {len(pages):5} {mean:7.4f} {bound:15.4f} {len(gaps):18}  {detail}")
+    print(f"{'macro':16} {'':5} {sum(means) / len(means):7.4f} {sum(bounds) / len(bounds):15.4f}")
+
+
+if __name__ == "__main__":
+    main()
