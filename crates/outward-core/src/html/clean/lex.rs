@@ -93,6 +93,49 @@ pub(super) fn lowercase_tag(raw: &[u8]) -> Tag {
     Tag::from_name(&lower[..raw.len()])
 }
 
+/// What the markup starting at a `<` is: the one reading of it the cleaner, the skim and the
+/// lexing floor share, so that every pass agrees on where markup is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Markup {
+    /// A comment, doctype, processing instruction or bogus end tag (`</>`, `</ x>`): nothing
+    /// to read in it; go on at this byte.
+    Skipped(usize),
+    /// `</` and a letter: an end tag.
+    EndTag,
+    /// `<` and a letter: a start tag.
+    StartTag,
+    /// Not markup: the `<` is text, up to this byte (a lone `<`; a `</` ending the input).
+    Text(usize),
+}
+
+/// Reads the markup starting at `src[lt] == '<'` (see [`Markup`]).
+#[inline(always)]
+pub(super) fn markup_at(src: &[u8], lt: usize) -> Markup {
+    let n = src.len();
+    match src.get(lt + 1).copied().unwrap_or(0) {
+        b'!' if src[lt..].starts_with(b"<!--") => {
+            let body = lt + 4;
+            // `<!-->` and `<!--->` are complete (empty) comments.
+            if src[body..].starts_with(b">") {
+                Markup::Skipped(body + 1)
+            } else if src[body..].starts_with(b"->") {
+                Markup::Skipped(body + 2)
+            } else {
+                Markup::Skipped(comment_end(src, body))
+            }
+        }
+        b'!' | b'?' => Markup::Skipped(skip_to_gt(src, lt + 2)),
+        b'/' => match src.get(lt + 2).copied().unwrap_or(0) {
+            c if c.is_ascii_alphabetic() => Markup::EndTag,
+            b'>' => Markup::Skipped(lt + 3),
+            _ if lt + 2 >= n => Markup::Text(n),
+            _ => Markup::Skipped(skip_to_gt(src, lt + 2)),
+        },
+        c if c.is_ascii_alphabetic() => Markup::StartTag,
+        _ => Markup::Text(lt + 1),
+    }
+}
+
 /// Skip a bogus comment / doctype: to just past the next `>` (or the end).
 pub(super) fn skip_to_gt(src: &[u8], from: usize) -> usize {
     match find_byte(b'>', &src[from.min(src.len())..]) {
@@ -355,46 +398,15 @@ pub(super) fn canonical_name(raw: &[u8]) -> impl Iterator<Item = u8> + '_ {
 impl Cleaner<'_> {
     /// Handle the markup starting at `src[lt] == '<'`; returns where to continue.
     pub(super) fn markup(&mut self, lt: usize) -> usize {
-        let src = self.src;
-        let n = src.len();
-        let next = src.get(lt + 1).copied().unwrap_or(0);
-        if next == b'!' {
-            if src[lt..].starts_with(b"<!--") {
-                let body = lt + 4;
-                // `<!-->` and `<!--->` are complete (empty) comments.
-                if src[body..].starts_with(b">") {
-                    return body + 1;
-                }
-                if src[body..].starts_with(b"->") {
-                    return body + 2;
-                }
-                return comment_end(src, body);
+        match markup_at(self.src, lt) {
+            Markup::Skipped(next) => next,
+            Markup::EndTag => self.end_tag(lt),
+            Markup::StartTag => self.start_tag(lt),
+            Markup::Text(end) => {
+                self.text(lt, end);
+                end
             }
-            return skip_to_gt(src, lt + 2);
         }
-        if next == b'?' {
-            return skip_to_gt(src, lt + 2);
-        }
-        if next == b'/' {
-            let after = src.get(lt + 2).copied().unwrap_or(0);
-            if after.is_ascii_alphabetic() {
-                return self.end_tag(lt);
-            }
-            if after == b'>' {
-                return lt + 3;
-            }
-            if lt + 2 >= n {
-                self.text(lt, n);
-                return n;
-            }
-            return skip_to_gt(src, lt + 2);
-        }
-        if next.is_ascii_alphabetic() {
-            return self.start_tag(lt);
-        }
-        // A lone `<` is text.
-        self.text(lt, lt + 1);
-        lt + 1
     }
 
     pub(super) fn end_tag(&mut self, lt: usize) -> usize {

@@ -11,11 +11,11 @@
 //! the window is that ancestor, widened by a number of levels the caller chooses.
 //!
 //! Not used by `reverse`: measured 2026-11-29 (`examples/windowed_reading.rs`, callgrind,
-//! dragnet's 1,381 pages), the skim (1,233M instructions) plus the cleaner over its window
+//! dragnet's 1,381 pages), the skim (1,277M instructions) plus the cleaner over its window
 //! (1,044M; the window is a median 33 % of a page's bytes, but it is where the tags and text
-//! are) cost 106 % of the cleaner over the whole page (2,149M), and the window holds the
+//! are) cost 108 % of the cleaner over the whole page (2,149M), and the window holds the
 //! default method's output (≥ 95 % of its tokens) on 87.5 % of the dev pages. Even a free
-//! ranking over the bare lexing floor (650M) would save 21 % of the cleaner. See
+//! ranking over the bare lexing floor (664M) would save a fifth of the cleaner. See
 //! `docs/design.md`, "Measured facts".
 //!
 //! Invariants: one pass over the blocks and one walk up the elements; never panics; the
