@@ -315,6 +315,13 @@ pub fn extract_all(html: &str, url: Option<&str>) -> Vec<Extraction> {
         assert_eq!(ex, ex2, "{}: same page, different extraction", info.name);
         let s = ex.stats;
         assert!(s.nodes_parsed <= s.nodes_total, "{}: {s:?}", info.name);
+        // Every method reports the page's bytes, and reads no more of them than there are.
+        assert!(
+            s.page_bytes == html.len() as u64 && s.bytes_parsed <= s.page_bytes,
+            "{}: {s:?} for a page of {} bytes",
+            info.name,
+            html.len()
+        );
         assert!(
             s.nodes_total <= nodes_max,
             "{}: {s:?} vs {nodes_max}",

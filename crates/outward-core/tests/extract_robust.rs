@@ -1,5 +1,5 @@
 //! Robustness: no method panics, hangs or overflows the stack on hostile input, and the
-//! node-count invariant holds. Each test asserts real output values.
+//! node-count and byte-count invariants hold. Each test asserts real output values.
 
 use outward_core::methods::REGISTRY;
 use outward_core::{ExtractOptions, Extraction, methods};
@@ -18,6 +18,9 @@ fn run_all(html: &str) -> Vec<Extraction> {
                     ex.stats
                 );
             }
+            // Every method reads the whole page today (issue #38): all its bytes, counted.
+            assert_eq!(ex.stats.page_bytes, html.len() as u64, "{}", m.name);
+            assert_eq!(ex.stats.bytes_parsed, ex.stats.page_bytes, "{}", m.name);
             ex
         })
         .collect()
