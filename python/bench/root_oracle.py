@@ -34,6 +34,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../benches"))
+from soak_long import records  # noqa: E402  (the WARC record splitter of the benches)
+
 SETS = ["cleaneval", "cleanportaleval", "cwced_zh", "dragnet", "htmltotext", "magic_html",
         "readability", "wcxb"]
 LEFT_OUT = {"script", "style", "noscript", "template", "head", "title"}
@@ -42,21 +45,15 @@ GAP = 0.2
 
 
 def responses(path):
-    """(record id, HTTP body) of every response record of a .warc.gz."""
+    """(record id, HTTP body) of every response record of a .warc.gz, split into records
+    by `benches/soak_long.py`'s `records`."""
     data = gzip.open(path).read()
-    pos = 0
-    while True:
-        start = data.find(b"WARC/1.", pos)
-        if start < 0:
-            return
-        head_end = data.find(b"\r\n\r\n", start)
-        head = data[start:head_end].decode("latin1")
-        length = int(re.search(r"Content-Length: (\d+)", head).group(1))
-        block = data[head_end + 4:head_end + 4 + length]
-        pos = head_end + 4 + length
+    for header, start, end in records(data):
+        head = header.decode("latin1")
         if "WARC-Type: response" not in head:
             continue
         record_id = re.search(r"WARC-Record-ID: (\S+)", head).group(1)
+        block = data[start:end]
         yield record_id, block[block.find(b"\r\n\r\n") + 4:]
 
 
