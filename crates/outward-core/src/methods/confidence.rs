@@ -22,7 +22,7 @@
 use crate::methods::stage::{FEATURES, LEAF, StageModel, StageModelError};
 
 /// Signals of the model, in order (see [`SIGNAL_NAMES`]).
-pub const SIGNALS: usize = 18;
+pub const SIGNALS: usize = 23;
 
 macro_rules! signals {
     ($($field:ident: $name:literal,)*) => {
@@ -70,6 +70,11 @@ signals! {
     has_h1: "the page has an h1",
     h1_at_r: "the page's h1 is in R or above it (emitted as the headline)",
     output_punctuation: "sentence punctuation per 100 output characters",
+    wider_good_gain: "good text the nearest wider root adds, over the page's good text",
+    largest_part_good_share: "the largest child or grandchild of R's share of R's good text",
+    output_over_page: "ln of the output's characters over the page's text",
+    other_region_good_share: "the best other seed's region apart from R: its share of the page's good text",
+    prose_outside_r: "ln of the prose outside R (punctuated blocks, mostly not links) over R's text",
 }
 
 /// The share of `title`'s words (a CJK character is a word) that the opening

@@ -32,6 +32,10 @@ pub(super) struct Climb {
     pub(super) range: (usize, usize),
     /// Bytes the climb tokenized.
     pub(super) bytes: u64,
+    /// The byte range of the nearest level above the chosen one that adds text, when the
+    /// climb looked at one (the confidence's measure of what a wider root would add);
+    /// `None` when it stopped first, or a guard chose the range.
+    pub(super) wider: Option<(usize, usize)>,
 }
 
 impl Climb {
@@ -69,7 +73,9 @@ pub(super) fn climb_by(
         score: f64::NEG_INFINITY,
         range,
         bytes: 0,
+        wider: None,
     };
+    let mut best_weight = f64::NEG_INFINITY;
     let mut level = 0;
     // Levels since the best that added text (wrappers adding nothing are free).
     let mut worse_levels = 0;
@@ -83,8 +89,13 @@ pub(super) fn climb_by(
             best.score = score;
             best.level = level;
             best.range = range;
+            best.wider = None;
+            best_weight = t.weight;
             worse_levels = 0;
         } else {
+            if best.wider.is_none() && t.weight > best_weight {
+                best.wider = Some(range);
+            }
             if added_text {
                 worse_levels += 1;
             }

@@ -35,6 +35,7 @@
 //! Invariants: only R's subtree (plus the spine; R's parent's for the sibling guard) is
 //! ever built; nodes_parsed ≤ nodes_total; never panics.
 
+mod around_root;
 mod climb;
 mod emit;
 mod guards;
@@ -284,6 +285,7 @@ impl Reverse {
         let signals = emitted.stage_view.as_ref().map(|view| {
             let page_text = root.scores.weight.last().copied().unwrap_or(0.0);
             let r_node = pp.tree.node(r);
+            let r_range = (r_node.start, r_node.end);
             let r_totals = root.scores.range(r_node.start, r_node.end);
             let runner_up = match tried.as_slice() {
                 [first, second, ..] if first.score > 0.0 => (second.score / first.score).max(0.0),
@@ -308,6 +310,25 @@ impl Reverse {
                 has_h1: f64::from(u8::from(cleaned.h1.is_some())),
                 h1_at_r: f64::from(u8::from(h1_at_r)),
                 output_punctuation: punctuation_per_100(text),
+                wider_good_gain: around_root::wider_good_gain(
+                    &root.scores,
+                    &root.climb,
+                    r_range,
+                    page_good,
+                ),
+                largest_part_good_share: around_root::largest_part_good_share(
+                    &pp.tree,
+                    &root.scores,
+                    r,
+                ),
+                output_over_page: (text.len() as f64).ln_1p() - page_text.ln_1p(),
+                other_region_good_share: around_root::other_region_good_share(
+                    &root.scores,
+                    &tried,
+                    r_range,
+                    page_good,
+                ),
+                prose_outside_r: around_root::prose_outside(cleaned, r_range, r_totals.weight),
             }
         });
         let extraction = Extraction {

@@ -72,5 +72,6 @@ pub(in crate::methods::reverse) fn join_guard(
         score: j.good - BAD_WEIGHT * j.bad,
         range,
         bytes: chosen.bytes.max(climber.bytes_touched()),
+        wider: None,
     }
 }
