@@ -289,8 +289,16 @@ fn terminate_after(mut child: Child, after: Duration, out: &Path, when: &str) ->
 }
 
 /// SIGKILLs `child` after `after` unless it ended before; true when it was killed running.
-fn kill_after(mut child: Child, after: Duration) -> bool {
+/// A run that ended before must have ended well (exit 0, or the object it read replaced
+/// under it): a failed run (a lock it could not take, an input it could not read) would
+/// otherwise pass as "not killed" and show only as what it left behind.
+fn kill_after(mut child: Child, after: Duration, when: &str) -> bool {
     if ended_within(&mut child, after) {
+        let (code, printed) = finish(child);
+        assert!(
+            ended_well(code, &printed, true),
+            "{when}: a run that ended before its kill: {printed}"
+        );
         return false;
     }
     let _ = child.kill();
@@ -586,7 +594,7 @@ fn soak(plan: &Plan) -> Tally {
             std::thread::sleep(rng.upto(run_time / 2));
             let second = spawn(&args);
             if rng.below(2) == 0 {
-                tally.kills += usize::from(kill_after(first, rng.upto(run_time)));
+                tally.kills += usize::from(kill_after(first, rng.upto(run_time), &when));
                 let (code, err) = finish(second);
                 assert!(
                     ended_well(code, &err, server.replaced() > replaced),
@@ -626,7 +634,7 @@ fn soak(plan: &Plan) -> Tally {
                 tally.terms += usize::from(stopped);
                 stopped
             } else {
-                let killed = kill_after(spawn(&args), after);
+                let killed = kill_after(spawn(&args), after, &when);
                 tally.kills += usize::from(killed);
                 killed
             };
@@ -814,7 +822,8 @@ fn soak(plan: &Plan) -> Tally {
         while tally.store_kills < plan.store_kills {
             let when = format!("seed {seed}: store kill {}", tally.store_kills);
             let (args, target, bytes) = jobs[rng.below(2) as usize];
-            tally.store_kills += usize::from(kill_after(spawn(args), rng.upto(build_time * 6 / 5)));
+            tally.store_kills +=
+                usize::from(kill_after(spawn(args), rng.upto(build_time * 6 / 5), &when));
             if let Ok(now) = std::fs::read(target) {
                 assert!(
                     &now == bytes,
@@ -957,13 +966,13 @@ fn update_soak(
                 let first = spawn(&args);
                 std::thread::sleep(rng.upto(update_time / 2));
                 let second = spawn(&args);
-                let killed = kill_after(first, after);
+                let killed = kill_after(first, after, &when);
                 let (code, err) = finish(second);
                 assert_eq!(code, Some(0), "{when}: the second of two runs: {err}");
                 killed
             }
             1 => terminate_after(spawn(&args), after, &out, &when),
-            _ => kill_after(spawn(&args), after),
+            _ => kill_after(spawn(&args), after, &when),
         };
         tally.update_kills += usize::from(faulted);
         tally.runs += 1;

@@ -89,7 +89,14 @@ pub fn acquire(
                     told = true;
                     waiting(read_holder(&mut file).as_ref());
                 }
-                file.lock()?;
+                // A signal caught while waiting (a SIGTERM the run handles) ends the wait
+                // with EINTR: wait again (the stop is the caller's to act on).
+                loop {
+                    match file.lock() {
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                        other => break other?,
+                    }
+                }
             }
             Err(fs::TryLockError::Error(e)) => return Err(e),
         }
@@ -105,18 +112,23 @@ pub fn acquire(
                 .map_or(0, |d| d.as_secs()),
             what: what.to_string(),
         };
-        file.set_len(0)?;
-        file.write_all(
-            format!(
-                "{} {} {} {}\n",
-                holder.pid, holder.host, holder.since, holder.what
-            )
-            .as_bytes(),
-        )?;
-        return Ok(HeldLock {
+        // Held from here: a failure to write the holder (a full disk) lets go as a holder
+        // does, the file unlinked, instead of leaving it behind.
+        let held = HeldLock {
             path: path.to_path_buf(),
             file: Some(file),
-        });
+        };
+        if let Some(mut file) = held.file.as_ref() {
+            file.set_len(0)?;
+            file.write_all(
+                format!(
+                    "{} {} {} {}\n",
+                    holder.pid, holder.host, holder.since, holder.what
+                )
+                .as_bytes(),
+            )?;
+        }
+        return Ok(held);
     }
 }
 
