@@ -259,11 +259,10 @@ fn ended_within(child: &mut Child, after: Duration) -> bool {
 /// SIGTERMs `child` after `after` unless it ended before, and waits for it; true when the
 /// signal found it running and it stopped cleanly: exit 143, the stop said, nothing
 /// half-written (no temporary file, no lock) in `out`.
-fn terminate_after(mut child: Child, after: Duration, out: &Path, when: &str) -> bool {
-    if ended_within(&mut child, after) {
-        let _ = finish(child);
+fn terminate_after(child: Child, after: Duration, out: &Path, when: &str) -> bool {
+    let Some(child) = running_after(child, after, when) else {
         return false;
-    }
+    };
     let _ = std::process::Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status();
@@ -288,19 +287,28 @@ fn terminate_after(mut child: Child, after: Duration, out: &Path, when: &str) ->
     true
 }
 
-/// SIGKILLs `child` after `after` unless it ended before; true when it was killed running.
-/// A run that ended before must have ended well (exit 0, or the object it read replaced
-/// under it): a failed run (a lock it could not take, an input it could not read) would
-/// otherwise pass as "not killed" and show only as what it left behind.
-fn kill_after(mut child: Child, after: Duration, when: &str) -> bool {
-    if ended_within(&mut child, after) {
-        let (code, printed) = finish(child);
-        assert!(
-            ended_well(code, &printed, true),
-            "{when}: a run that ended before its kill: {printed}"
-        );
-        return false;
+/// `child` if it still runs after `after`; else `None`, once it is checked to have ended
+/// well (exit 0, or the object it read replaced under it): a failed run (a lock it could
+/// not take, an input it could not read) would otherwise pass as "not killed" and show only
+/// as what it left behind.
+fn running_after(mut child: Child, after: Duration, when: &str) -> Option<Child> {
+    if !ended_within(&mut child, after) {
+        return Some(child);
     }
+    let (code, printed) = finish(child);
+    assert!(
+        ended_well(code, &printed, true),
+        "{when}: a run that ended before its signal: {printed}"
+    );
+    None
+}
+
+/// SIGKILLs `child` after `after` unless it ended before ([`running_after`]); true when it
+/// was killed running.
+fn kill_after(child: Child, after: Duration, when: &str) -> bool {
+    let Some(mut child) = running_after(child, after, when) else {
+        return false;
+    };
     let _ = child.kill();
     let _ = child.wait();
     true

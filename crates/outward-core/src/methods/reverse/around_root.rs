@@ -14,7 +14,7 @@
 //! blocks (the prose outside R) and in R's children and grandchildren.
 
 use super::climb::Climb;
-use super::scores::BlockScores;
+use super::scores::{BlockScores, Totals};
 use crate::html::clean::Cleaned;
 use crate::html::tree::{Kind, NONE, Tree};
 
@@ -22,12 +22,14 @@ use crate::html::tree::{Kind, NONE, Tree};
 /// of R's text (and less than all of it: a wrapper is R again).
 const PART_MIN_SHARE: f64 = 0.1;
 
-/// The good text the nearest level above R that adds text (as the climb saw it) adds to R's,
-/// over the page's good text `page_good`; 0 when the climb looked at none.
+/// The good text the nearest level above R (byte range `r`, good text `r_good`) that adds
+/// text (as the climb saw it) adds to R's, over the page's good text `page_good`; 0 when the
+/// climb looked at none.
 pub(super) fn wider_good_gain(
     scores: &BlockScores,
     climb: &Climb,
     r: (u32, u32),
+    r_good: f64,
     page_good: f64,
 ) -> f64 {
     let Some((s, e)) = climb.wider else {
@@ -38,27 +40,30 @@ pub(super) fn wider_good_gain(
         // Not an ancestor of R: a guard chose R apart from this climb.
         return 0.0;
     }
-    let gain = scores.range(s, e).good - scores.range(r.0, r.1).good;
+    let gain = scores.range(s, e).good - r_good;
     gain.max(0.0) / page_good.max(1.0)
 }
 
 /// The largest share of R's good text that one of R's parts holds; 0 without one. R's
 /// parts are the children and grandchildren, below the wrappers that hold all of R's text
 /// (the climb keeps a wrapper that adds nothing), holding [`PART_MIN_SHARE`] of R's text
-/// and less than all of it.
-pub(super) fn largest_part_good_share(tree: &Tree, scores: &BlockScores, r: u32) -> f64 {
-    let rn = tree.node(r);
-    let rt = scores.range(rn.start, rn.end);
-    let weight = |id: u32| {
+/// and less than all of it. `rt`: R's totals.
+pub(super) fn largest_part_good_share(
+    tree: &Tree,
+    scores: &BlockScores,
+    r: u32,
+    rt: &Totals,
+) -> f64 {
+    let totals = |id: u32| {
         let n = tree.node(id);
-        scores.range(n.start, n.end).weight
+        scores.range(n.start, n.end)
     };
     let is_element = |id: u32| tree.node(id).kind == Kind::Element;
     // Down the wrappers: the element child holding all of the text (a finite walk down).
     let mut top = r;
     while let Some(inner) = tree
         .children(top)
-        .find(|&c| is_element(c) && weight(c) >= rt.weight)
+        .find(|&c| is_element(c) && totals(c).weight >= rt.weight)
     {
         top = inner;
     }
@@ -67,10 +72,12 @@ pub(super) fn largest_part_good_share(tree: &Tree, scores: &BlockScores, r: u32)
     let mut child = tree.node(top).first_child;
     while child != NONE {
         for id in std::iter::once(child).chain(tree.children(child)) {
-            let w = weight(id);
-            if is_element(id) && w >= floor && w < rt.weight && w > 0.0 {
-                let n = tree.node(id);
-                best = best.max(scores.range(n.start, n.end).good / rt.good.max(1.0));
+            if !is_element(id) {
+                continue;
+            }
+            let t = totals(id);
+            if t.weight >= floor && t.weight < rt.weight && t.weight > 0.0 {
+                best = best.max(t.good / rt.good.max(1.0));
             }
         }
         child = tree.node(child).next;
@@ -97,14 +104,18 @@ pub(super) fn other_region_good_share(
 
 /// ln(1 + prose outside R) − ln(1 + R's text): prose being the blocks with sentence
 /// punctuation whose text is mostly not links (the comments a truth may keep, a second
-/// story).
-pub(super) fn prose_outside(cleaned: &Cleaned, r: (u32, u32), r_weight: f64) -> f64 {
-    let prose: f64 = cleaned
-        .blocks
+/// story). R's blocks are those `scores` places in its byte range `r`.
+pub(super) fn prose_outside(
+    cleaned: &Cleaned,
+    scores: &BlockScores,
+    r: (u32, u32),
+    r_weight: f64,
+) -> f64 {
+    let (lo, hi) = scores.block_span(r.0, r.1);
+    let prose: f64 = cleaned.blocks[..lo]
         .iter()
-        .filter(|b| {
-            (b.start < r.0 || b.start >= r.1) && b.punct > 0 && 2 * b.link_weight < b.weight
-        })
+        .chain(&cleaned.blocks[hi..])
+        .filter(|b| b.punct > 0 && 2 * b.link_weight < b.weight)
         .map(|b| f64::from(b.weight))
         .sum();
     prose.ln_1p() - r_weight.ln_1p()

@@ -286,7 +286,7 @@ impl Reverse {
             let page_text = root.scores.weight.last().copied().unwrap_or(0.0);
             let r_node = pp.tree.node(r);
             let r_range = (r_node.start, r_node.end);
-            let r_totals = root.scores.range(r_node.start, r_node.end);
+            let r_totals = root.scores.range(r_range.0, r_range.1);
             let runner_up = match tried.as_slice() {
                 [first, second, ..] if first.score > 0.0 => (second.score / first.score).max(0.0),
                 _ => 0.0,
@@ -314,12 +314,14 @@ impl Reverse {
                     &root.scores,
                     &root.climb,
                     r_range,
+                    r_totals.good,
                     page_good,
                 ),
                 largest_part_good_share: around_root::largest_part_good_share(
                     &pp.tree,
                     &root.scores,
                     r,
+                    &r_totals,
                 ),
                 output_over_page: (text.len() as f64).ln_1p() - page_text.ln_1p(),
                 other_region_good_share: around_root::other_region_good_share(
@@ -328,7 +330,12 @@ impl Reverse {
                     r_range,
                     page_good,
                 ),
-                prose_outside_r: around_root::prose_outside(cleaned, r_range, r_totals.weight),
+                prose_outside_r: around_root::prose_outside(
+                    cleaned,
+                    &root.scores,
+                    r_range,
+                    r_totals.weight,
+                ),
             }
         });
         let extraction = Extraction {
