@@ -20,11 +20,8 @@ impl<'a> Doc<'a> {
     pub fn new(text: &'a str) -> Doc<'a> {
         let mut tokens = Vec::with_capacity(text.len() / 4 + 1);
         spacy::tokens(text, &mut tokens);
-        let words = tokens
-            .iter()
-            .copied()
-            .filter(|t| !spacy::is_space_token(t))
-            .collect();
+        let mut words = Vec::with_capacity(tokens.len());
+        words.extend(tokens.iter().copied().filter(|t| !spacy::is_space_token(t)));
         Doc {
             text,
             chars: python::len(text),

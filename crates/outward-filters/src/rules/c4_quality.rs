@@ -9,6 +9,10 @@
 use outward_base::counts::FilterRule;
 use serde::{Deserialize, Serialize};
 
+use std::sync::OnceLock;
+
+use memchr::memmem::Finder;
+
 use crate::doc::Doc;
 use crate::words::{python, sentences};
 
@@ -108,24 +112,73 @@ fn remove_citations(line: &str) -> std::borrow::Cow<'_, str> {
     out.into()
 }
 
+/// What a kept line's lower-cased text mentions, by C4's patterns.
+#[derive(Default)]
+struct Mentions {
+    lorem_ipsum: bool,
+    javascript: bool,
+    policy: bool,
+}
+
+impl Mentions {
+    /// The patterns of `line.lower()` (`lower` is scratch space).
+    ///
+    /// The patterns are ASCII, and only two characters lower-case to ASCII letters (the
+    /// Kelvin sign to k, dotted capital I to i and a combining dot): without them, lowering
+    /// the ASCII letters alone finds what Python's `lower()` finds.
+    fn of(line: &str, ascii: bool, lower: &mut String) -> Mentions {
+        /// Searchers built once: "cookie" stands for the four cookie patterns, which are
+        /// looked for only in a line that has it.
+        static FINDERS: OnceLock<[Finder<'static>; 4]> = OnceLock::new();
+        let [lorem, javascript, cookie, policy] = FINDERS
+            .get_or_init(|| ["lorem ipsum", "javascript", "cookie", "policy"].map(Finder::new));
+        lower.clear();
+        if !ascii && line.contains(['\u{212a}', '\u{130}']) {
+            lower.push_str(&python::lower(line));
+        } else {
+            lower.push_str(line);
+            lower.make_ascii_lowercase();
+        }
+        let bytes = lower.as_bytes();
+        let has = |p: &str| memchr::memmem::find(bytes, p.as_bytes()).is_some();
+        Mentions {
+            lorem_ipsum: lorem.find(bytes).is_some(),
+            javascript: javascript.find(bytes).is_some(),
+            // Each policy pattern holds "cookie", or "terms of use" (with "use"), or
+            // "privacy policy" (with "policy").
+            policy: (cookie.find(bytes).is_some()
+                || policy.find(bytes).is_some()
+                || has("terms of use"))
+                && POLICY.iter().any(|p| has(p)),
+        }
+    }
+}
+
 /// How many words `line.split()` gives, and the longest one's `len`.
-fn words_and_longest(line: &str) -> (usize, usize) {
-    if !line.is_ascii() {
+fn words_and_longest(line: &str, ascii: bool) -> (usize, usize) {
+    if !ascii {
         return python::split_whitespace(line).fold((0, 0), |(words, longest), w| {
             (words + 1, longest.max(python::len(w)))
         });
     }
-    let (mut words, mut longest, mut current) = (0, 0, 0);
-    for &b in line.as_bytes() {
-        if python::is_ascii_space(b) {
-            longest = longest.max(current);
-            current = 0;
-        } else {
-            words += usize::from(current == 0);
-            current += 1;
+    // Words are runs of bytes that are not white space; plain bytes are stepped over.
+    let bytes = line.as_bytes();
+    let (mut words, mut longest) = (0, 0);
+    let mut i = 0;
+    while i < bytes.len() {
+        if python::is_ascii_space(bytes[i]) {
+            i += 1;
+            continue;
         }
+        let start = i;
+        i = python::skip_plain(bytes, i);
+        while i < bytes.len() && !python::is_ascii_space(bytes[i]) {
+            i = python::skip_plain(bytes, i + 1);
+        }
+        words += 1;
+        longest = longest.max(i - start);
     }
-    (words, longest.max(current))
+    (words, longest)
 }
 
 pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
@@ -142,7 +195,8 @@ pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
     for line in lines {
         let line = python::strip(line);
         let stripped = line;
-        let (words, longest) = words_and_longest(line);
+        let ascii = line.is_ascii();
+        let (words, longest) = words_and_longest(line, ascii);
         if t.max_word_length != -1 && longest as i64 > t.max_word_length {
             continue;
         }
@@ -158,28 +212,19 @@ pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
         if (words as i64) < t.min_words_per_line {
             continue;
         }
-        // The patterns are ASCII, and only two characters lower-case to ASCII letters (the
-        // Kelvin sign to k, dotted capital I to i and a combining dot): without them, lowering
-        // the ASCII letters alone finds what Python's `lower()` finds.
-        lower.clear();
-        if line.contains(['\u{212a}', '\u{130}']) {
-            lower.push_str(&python::lower(&line));
-        } else {
-            lower.push_str(&line);
-            lower.make_ascii_lowercase();
-        }
-        if t.filter_lorem_ipsum && lower.contains("lorem ipsum") {
+        let mentions = Mentions::of(&line, ascii, &mut lower);
+        if t.filter_lorem_ipsum && mentions.lorem_ipsum {
             signals.page_rule = Some(FilterRule::LoremIpsum);
             break;
         }
-        if t.filter_javascript && lower.contains("javascript") {
+        if t.filter_javascript && mentions.javascript {
             continue;
         }
         if t.filter_curly_bracket && line.contains('{') {
             signals.page_rule = Some(FilterRule::CurlyBracket);
             break;
         }
-        if t.filter_policy && POLICY.iter().any(|p| lower.contains(p)) {
+        if t.filter_policy && mentions.policy {
             continue;
         }
         if t.min_num_sentences != -1 {
@@ -222,9 +267,38 @@ mod tests {
         ] {
             let by_split = python::split_whitespace(line)
                 .fold((0, 0), |(n, m), w| (n + 1, m.max(python::len(w))));
-            assert_eq!(words_and_longest(line), by_split, "{line:?}");
+            assert_eq!(
+                words_and_longest(line, line.is_ascii()),
+                by_split,
+                "{line:?}"
+            );
         }
-        assert_eq!(words_and_longest(" ab\tcde  f "), (3, 3));
+        assert_eq!(words_and_longest(" ab\tcde  f ", true), (3, 3));
+    }
+
+    /// One scan in either case finds what `pattern in line.lower()` finds, the two characters
+    /// that lower-case to ASCII letters included.
+    #[test]
+    fn mentions_are_found_as_in_the_lowered_line() {
+        for line in [
+            "Please enable JavaScript.",
+            "Lorem Ipsum dolor sit amet",
+            "We USE COOKIES here; see the Terms of Use.",
+            "This site uses cookies.",
+            "use coo\u{212a}ies",
+            "the pr\u{130}vacy policy",
+            "PRIVACY POLICY of caf\u{e9}s",
+            "javascrip t and lorem-ipsum",
+            "nothing to see",
+        ] {
+            let lower = python::lower(line);
+            let m = Mentions::of(line, line.is_ascii(), &mut String::new());
+            assert_eq!(m.lorem_ipsum, lower.contains("lorem ipsum"), "{line}");
+            assert_eq!(m.javascript, lower.contains("javascript"), "{line}");
+            assert_eq!(m.policy, POLICY.iter().any(|p| lower.contains(p)), "{line}");
+        }
+        assert!(Mentions::of("use coo\u{212a}ies", false, &mut String::new()).policy);
+        assert!(!Mentions::of("the pr\u{130}vacy policy", false, &mut String::new()).policy);
     }
 
     #[test]

@@ -67,6 +67,40 @@ pub struct Signals {
     pub stop_words: usize,
 }
 
+/// [`BYTE_CLASS`]' bits.
+const PUNCTUATION: u8 = 1;
+const LETTER: u8 = 2;
+const NOT_ASCII: u8 = 4;
+
+/// What each byte is to the word rules: an ASCII character of DataTrove's punctuation, an
+/// ASCII letter, or a byte of a character that is not ASCII.
+static BYTE_CLASS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = if b >= 0x80 {
+            NOT_ASCII
+        } else if (b as u8).is_ascii_alphabetic() {
+            LETTER
+        } else if crate::words::is_ascii_datatrove_punctuation(b as u8) {
+            PUNCTUATION
+        } else {
+            0
+        };
+        b += 1;
+    }
+    table
+};
+
+/// A word of up to 7 bytes as one number (its bytes and its length): equal numbers, equal
+/// words.
+fn packed(word: &str) -> Option<u64> {
+    (word.len() <= 7).then(|| {
+        word.bytes()
+            .fold(word.len() as u64, |key, b| key << 8 | b as u64)
+    })
+}
+
 pub fn measure(doc: &Doc, thresholds: &Thresholds) -> Signals {
     let text = doc.text;
     let words = &doc.words;
@@ -76,14 +110,17 @@ pub fn measure(doc: &Doc, thresholds: &Thresholds) -> Signals {
     let stop_lengths = thresholds.stop_words.iter().fold(0u64, |m, s| {
         m | 1u64.checked_shl(s.len() as u32).unwrap_or(0)
     });
+    // Short stop words as numbers: most words of a stop word's length are compared as one.
+    let packed_stops: Vec<Option<u64>> = thresholds.stop_words.iter().map(|s| packed(s)).collect();
     for w in words {
-        let (symbols_only, has_alpha, chars) = if w.is_ascii() {
-            let b = w.as_bytes();
-            (
-                b.iter().all(|&c| is_datatrove_punctuation(c as char)),
-                b.iter().any(u8::is_ascii_alphabetic),
-                b.len(),
-            )
+        // One look at each byte: what every byte is (punctuation), and what any is (a
+        // letter, or not ASCII: then the characters are read).
+        let (every, any) = w.bytes().fold((PUNCTUATION, 0), |(every, any), b| {
+            let class = BYTE_CLASS[b as usize];
+            (every & class, any | class)
+        });
+        let (symbols_only, has_alpha, chars) = if any & NOT_ASCII == 0 {
+            (every & PUNCTUATION != 0, any & LETTER != 0, w.len())
         } else {
             (
                 w.chars().all(is_datatrove_punctuation),
@@ -99,7 +136,14 @@ pub fn measure(doc: &Doc, thresholds: &Thresholds) -> Signals {
             alpha += 1;
         }
         let maybe_stop = w.len() >= 64 || stop_lengths & (1 << w.len()) != 0;
-        if maybe_stop && let Some(i) = thresholds.stop_words.iter().position(|s| s == w) {
+        if !maybe_stop {
+            continue;
+        }
+        let found = match packed(w) {
+            Some(key) => packed_stops.iter().position(|&s| s == Some(key)),
+            None => thresholds.stop_words.iter().position(|s| s == w),
+        };
+        if let Some(i) = found {
             stop_seen[i] = true;
         }
     }
@@ -179,4 +223,37 @@ pub fn decide(s: &Signals, t: &Thresholds) -> Option<FilterRule> {
         return Some(FilterRule::GopherEnoughStopWords);
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Stop words are counted by the word, each once, whatever their length (short ones
+    /// compared as numbers, long and non-ASCII ones as strings): case matters, and a word
+    /// that only starts like a stop word is none.
+    #[test]
+    fn stop_words_are_counted_as_distinct_equal_words() {
+        let thresholds = Thresholds {
+            stop_words: [
+                "the",
+                "and",
+                "nonetheless",
+                "caf\u{e9}",
+                "a",
+                "zzzzzzz",
+                "zzzzzzzz",
+            ]
+            .map(String::from)
+            .to_vec(),
+            ..Thresholds::default()
+        };
+        let count = |text: &str| measure(&Doc::new(text), &thresholds).stop_words;
+        assert_eq!(
+            count("The THE then andy nonethelesss cafe zzzzzz zzzzzzzzz"),
+            0
+        );
+        assert_eq!(count("the the and"), 2);
+        assert_eq!(count("nonetheless, a caf\u{e9} zzzzzzz zzzzzzzz"), 5);
+    }
 }

@@ -176,6 +176,15 @@ fn base_power(len: usize) -> u64 {
 /// the word starts whose window repeats, or whose n-gram is shorter.
 const WINDOW: usize = 16;
 
+/// A word of up to 7 bytes as one number: its bytes (first highest) and its length in the top
+/// byte. Two short words have the same key exactly when they are equal.
+fn short_key(word: &[u8]) -> Option<u64> {
+    (word.len() <= 7).then(|| {
+        let bytes = word.iter().fold(0u64, |key, &b| key << 8 | b as u64);
+        (word.len() as u64) << 56 | bytes
+    })
+}
+
 /// What one distinct word contributes, computed once per distinct word.
 #[derive(Clone, Copy)]
 struct WordInfo {
@@ -228,12 +237,14 @@ struct NGrams {
 /// cleared), so a document allocates and clears nothing in proportion to its words.
 #[derive(Default)]
 struct Tables {
-    /// A word's 64-bit hash to its id.
+    /// A word's key (`short_key`, or a hash of a longer word) to its id.
     words: Table<u64, u32>,
     top: Table<u128, (u32, u32)>,
     twice: SeenTwice,
     seen: Table<u64, ()>,
     slot: Vec<u32>,
+    /// Each word start's window hash (the repeated n-gram passes).
+    windows: Vec<u64>,
     candidates: Vec<u32>,
     repeated: Vec<bool>,
 }
@@ -261,6 +272,7 @@ impl Tables {
             + size_of_val(&self.seen.slots[..])
             + 8 * (self.twice.once.capacity() + self.twice.twice.capacity())
             + 4 * (self.slot.capacity() + self.candidates.capacity())
+            + 8 * self.windows.capacity()
             + self.repeated.capacity()
     }
 }
@@ -283,14 +295,24 @@ impl NGrams {
         let mut starts = Vec::with_capacity(words.len() + 1);
         let mut prefix = Vec::with_capacity(words.len() + 1);
         let bytes: usize = words.iter().map(|w| w.len()).sum();
-        let mut joined = Vec::with_capacity(bytes + WINDOW);
+        // The joined string is written eight bytes at a time where a word is short: the
+        // bytes past its end are overwritten by the next word, and zeroed after the last.
+        let mut joined = vec![0; bytes + WINDOW + 8];
+        let mut at = 0;
         let (mut c, mut h) = (0, 0);
         for &w in words {
-            let mut hasher = FxHasher::default();
-            hasher.write(w.as_bytes());
-            let slot = table.slot(hasher.finish(), u32::MAX);
+            // A word of up to 7 bytes is its own key (its bytes and length, never equal to
+            // a longer word's key, whose top byte is 0); a longer word's key is a hash, and
+            // the word that took it is compared.
+            let short = short_key(w.as_bytes());
+            let key = short.unwrap_or_else(|| {
+                let mut hasher = FxHasher::default();
+                hasher.write(w.as_bytes());
+                hasher.finish() >> 8
+            });
+            let slot = table.slot(key, u32::MAX);
             let held = *table.value(slot);
-            let id = if held != u32::MAX && first[held as usize] == w {
+            let id = if held != u32::MAX && (short.is_some() || first[held as usize] == w) {
                 held
             } else if let Some(&id) = clashes.get(w) {
                 id
@@ -308,16 +330,26 @@ impl NGrams {
             let word = info[id as usize];
             ids.push(id);
             chars.push(c);
-            starts.push(joined.len());
             prefix.push(h);
             c += word.chars;
             h = add_mod(mul_mod(h, word.power), word.hash);
-            joined.extend_from_slice(w.as_bytes());
+            starts.push(at);
+            match short {
+                Some(key) => {
+                    // The key's low bytes are the word's, first byte highest.
+                    let len = w.len();
+                    let eight = (key << (64 - 8 * len)).to_be_bytes();
+                    joined[at..at + 8].copy_from_slice(&eight);
+                }
+                None => joined[at..at + w.len()].copy_from_slice(w.as_bytes()),
+            }
+            at += w.len();
         }
         chars.push(c);
-        starts.push(joined.len());
+        starts.push(at);
         prefix.push(h);
-        joined.extend_from_slice(&[0; WINDOW]);
+        joined.truncate(at + WINDOW);
+        joined[at..].fill(0);
         NGrams {
             ids,
             chars,
@@ -441,11 +473,14 @@ impl NGrams {
         if total < 5 {
             return duplicated;
         }
+        let windows = &mut tables.windows;
+        windows.clear();
+        windows.extend((0..total).map(|i| self.window(i)));
         let twice = &mut tables.twice;
-        twice.fill(total, |i| self.window(i));
+        twice.fill(total, |i| windows[i]);
         let window_repeats = &mut tables.repeated;
         window_repeats.clear();
-        window_repeats.extend((0..total).map(|i| twice.maybe_twice(self.window(i))));
+        window_repeats.extend(windows.iter().map(|&w| twice.maybe_twice(w)));
         let candidates = &mut tables.candidates;
         candidates.clear();
         candidates.extend(

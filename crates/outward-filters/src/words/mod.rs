@@ -35,10 +35,15 @@ const fn ascii_mask(table: &[(u32, u32)]) -> u128 {
 
 const DATATROVE_PUNCTUATION_ASCII: u128 = ascii_mask(tables::DATATROVE_PUNCTUATION);
 
+/// An ASCII character of DataTrove's `PUNCTUATION_SET`.
+pub(crate) const fn is_ascii_datatrove_punctuation(b: u8) -> bool {
+    b < 128 && DATATROVE_PUNCTUATION_ASCII & (1 << b) != 0
+}
+
 /// A character of DataTrove's `PUNCTUATION_SET` (a word made only of these is a symbol).
 pub(crate) fn is_datatrove_punctuation(c: char) -> bool {
     if c.is_ascii() {
-        return DATATROVE_PUNCTUATION_ASCII & (1 << c as u32) != 0;
+        return is_ascii_datatrove_punctuation(c as u8);
     }
     in_ranges(tables::DATATROVE_PUNCTUATION, c as u32)
 }

@@ -39,6 +39,29 @@ pub fn is_decimal(c: char) -> bool {
     in_ranges(tables::PY_DECIMAL, c as u32)
 }
 
+/// The first index from `i` on whose byte is below `0x21` or not ASCII, or `bytes.len()`:
+/// every white space and line break of Python's starts with such a byte, so a scan for them
+/// steps over the bytes before it, eight at a time.
+#[inline]
+pub fn skip_plain(bytes: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+    while let Some(eight) = bytes.get(i..i + 8) {
+        let x = u64::from_le_bytes(eight.try_into().expect("eight bytes"));
+        // The high bit of each byte that is not ASCII, and of each below 0x21 (a borrow can
+        // set it in a byte above one that is, never below: the lowest set bit is exact).
+        let flagged = (x | (x.wrapping_sub(ONES * 0x21) & !x)) & HIGH;
+        if flagged != 0 {
+            return i + (flagged.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < bytes.len() && (0x21..0x80).contains(&bytes[i]) {
+        i += 1;
+    }
+    i
+}
+
 fn is_line_break(c: char) -> bool {
     if c.is_ascii() {
         return matches!(c, '\n' | '\r' | '\x0b' | '\x0c' | '\x1c'..='\x1e');
@@ -99,6 +122,10 @@ pub fn splitlines(s: &str) -> Vec<&str> {
     let mut start = 0;
     let mut i = 0;
     while i < bytes.len() {
+        i = skip_plain(bytes, i);
+        if i == bytes.len() {
+            break;
+        }
         // A lead or ASCII byte, so `i` is on a character boundary.
         if !MAY_BREAK[bytes[i] as usize] {
             i += 1;
@@ -154,6 +181,30 @@ mod tests {
         let all: String = (0..=0x10ffffu32).filter_map(char::from_u32).collect();
         let by_chars: Vec<&str> = all.split(is_line_break).collect();
         assert_eq!(splitlines(&all), by_chars);
+    }
+
+    /// `skip_plain` stops where a byte loop stops, at every offset of every 8-byte window
+    /// position: each byte value, alone among plain bytes and after another flagged byte.
+    #[test]
+    fn skip_plain_stops_at_the_first_flagged_byte() {
+        let plain = |b: u8| (0x21..0x80).contains(&b);
+        for value in 0..=255u8 {
+            for at in 0..20 {
+                for earlier in [None, Some(0x20u8), Some(0x00), Some(0xff)] {
+                    let mut bytes = vec![b'a'; 24];
+                    bytes[at] = value;
+                    if let Some(e) = earlier.filter(|_| at > 3) {
+                        bytes[at - 3] = e;
+                    }
+                    for from in 0..bytes.len() {
+                        let by_loop = (from..bytes.len())
+                            .find(|&i| !plain(bytes[i]))
+                            .unwrap_or(bytes.len());
+                        assert_eq!(skip_plain(&bytes, from), by_loop, "{value} {at} {from}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -74,8 +74,9 @@ pub fn tokens<'a>(text: &'a str, out: &mut Vec<&'a str>) {
     let mut i = 0;
     while i < bytes.len() {
         if !in_space {
+            i = python::skip_plain(bytes, i);
             while i < bytes.len() && !MAY_BE_SPACE[bytes[i] as usize] {
-                i += 1;
+                i = python::skip_plain(bytes, i + 1);
             }
             if i == bytes.len() {
                 break;
@@ -112,7 +113,10 @@ pub fn words(text: &str) -> Vec<&str> {
 
 /// A white-space token (tokens are all white space or none of it).
 pub fn is_space_token(token: &str) -> bool {
-    token.chars().next().is_some_and(python::is_space)
+    match token.as_bytes().first() {
+        Some(&b) if b.is_ascii() => python::is_ascii_space(b),
+        _ => token.chars().next().is_some_and(python::is_space),
+    }
 }
 
 /// The exceptions by string, and a bit set of their shapes (length, first two and last
@@ -192,6 +196,13 @@ fn chunk<'a>(s: &'a str, out: &mut Vec<&'a str>) {
         out.push(s);
         return;
     }
+    if let Some(split) = letters_then_mark(s) {
+        match split {
+            true => out.extend([&s[..s.len() - 1], &s[s.len() - 1..]]),
+            false => out.push(s),
+        }
+        return;
+    }
     let remembered = s.len() <= REMEMBERED_CHUNK_BYTES;
     if remembered
         && SPLITS.with_borrow(|splits| {
@@ -209,10 +220,7 @@ fn chunk<'a>(s: &'a str, out: &mut Vec<&'a str>) {
         return;
     }
     let first = out.len();
-    split_chunk(s, true, out);
-    if out.len() - first >= 2 {
-        apply_special_cases(s, out, first);
-    }
+    split_by_rules(s, out);
     if remembered {
         let lengths: Box<[u8]> = out[first..].iter().map(|t| t.len() as u8).collect();
         SPLITS.with_borrow_mut(|splits| {
@@ -222,6 +230,88 @@ fn chunk<'a>(s: &'a str, out: &mut Vec<&'a str>) {
             splits.insert(s.into(), lengths);
         });
     }
+}
+
+/// The tokens spaCy's rules make of a chunk that is no exception: its affixes, infixes and
+/// the exceptions they uncover.
+fn split_by_rules<'a>(s: &'a str, out: &mut Vec<&'a str>) {
+    let first = out.len();
+    split_chunk(s, true, out);
+    if out.len() - first >= 2 {
+        apply_special_cases(s, out, first);
+    }
+}
+
+/// For a chunk of ASCII letters and one ASCII mark after them ("crew,", "evening.", "ABC."),
+/// that is no exception (checked before), whether the rules split the mark off (`Some(true)`)
+/// or keep the chunk whole (`Some(false)`); `None` when this shortcut does not know and the
+/// rules must run.
+///
+/// Why the answer is a table: letters take no prefix (no prefix alternative is made of ASCII
+/// letters), no suffix (none ends in a letter without a digit or `'s` before it) and no infix
+/// (none starts at a letter), and the mark takes no infix (every infix that can start at a
+/// mark needs a character after it). So the rules either take the mark off as a suffix and
+/// keep the letters whole, or keep the chunk whole, and which depends on the mark and the
+/// case of the last two letters (`.` after a lower-case letter or after two capitals) alone,
+/// unless the letters or the mark are an exception (then the rules run), or a suffix
+/// alternative longer than the mark ends in it (then the mark is not in the table). The
+/// table is made by running the rules on one chunk of each shape.
+fn letters_then_mark(s: &str) -> Option<bool> {
+    /// Per ASCII mark, per case of the last letter (lower, upper) and of the one before
+    /// (none, lower, upper): whether the mark comes off; `None`: a mark the table does not
+    /// know.
+    static SPLITS_BY_SHAPE: OnceLock<[Option<[bool; 6]>; 128]> = OnceLock::new();
+    let bytes = s.as_bytes();
+    let (&mark, letters) = bytes.split_last()?;
+    if letters.is_empty() || !mark.is_ascii() || !letters.iter().all(u8::is_ascii_alphabetic) {
+        return None;
+    }
+    let table = SPLITS_BY_SHAPE.get_or_init(|| std::array::from_fn(|m| mark_splits(m as u8)));
+    let splits = table[mark as usize]?;
+    if special(&s[..letters.len()]).is_some() {
+        return None;
+    }
+    let case = |b: u8| usize::from(b.is_ascii_uppercase());
+    let last = case(letters[letters.len() - 1]);
+    let before = match letters.len() {
+        1 => 0,
+        n => 1 + case(letters[n - 2]),
+    };
+    Some(splits[last * 3 + before])
+}
+
+/// `letters_then_mark`'s table row for `mark`: the rules run on a chunk of each shape.
+fn mark_splits(mark: u8) -> Option<[bool; 6]> {
+    let m = mark as char;
+    let graphic_mark = mark.is_ascii_graphic() && !mark.is_ascii_alphanumeric();
+    let longer_suffix_ends_in_it = tables::SUFFIXES.iter().any(|alt| match alt {
+        Affix::Literal(l) => l.len() > 1 && l.ends_with(m),
+        _ => false,
+    });
+    if !graphic_mark || longer_suffix_ends_in_it || special(&m.to_string()).is_some() {
+        return None;
+    }
+    let mut splits = [false; 6];
+    for (i, split) in splits.iter_mut().enumerate() {
+        let last = if i / 3 == 1 { 'Q' } else { 'q' };
+        let letters = match i % 3 {
+            0 => last.to_string(),
+            1 => format!("q{last}"),
+            _ => format!("Q{last}"),
+        };
+        let chunk = format!("{letters}{m}");
+        if special(&letters).is_some() || special(&chunk).is_some() {
+            return None;
+        }
+        let mut tokens = Vec::new();
+        split_by_rules(&chunk, &mut tokens);
+        *split = match tokens.as_slice() {
+            [whole] if *whole == chunk => false,
+            [word, tail] if *word == letters && *tail == m.to_string() => true,
+            _ => return None,
+        };
+    }
+    Some(splits)
 }
 
 /// Prefixes, the rest and suffixes of one chunk; `specials` off is spaCy's
@@ -572,14 +662,35 @@ fn is_private_ip(ip: &str) -> bool {
 }
 
 fn is_url(s: &str) -> bool {
-    // Every URL spaCy accepts has a dot (a host name or an address).
-    if !s.contains('.') {
+    if !has_host_dot(s) {
         return false;
     }
     match url_regex().captures(s) {
         Some(caps) => !caps.name("ip").is_some_and(|ip| is_private_ip(ip.as_str())),
         None => false,
     }
+}
+
+/// Whether `s` has a dot the URL pattern needs: a host name's last dot comes after a
+/// character of a label (`[A-Za-z0-9\u00a1-\uffff]`) and before a lower-case letter of
+/// its top-level class (`ALPHA_LOWER`); an address's dots come after a digit and before a
+/// decimal digit. Without one, the pattern cannot match.
+fn has_host_dot(s: &str) -> bool {
+    let is_label = |c: char| c.is_ascii_alphanumeric() || ('\u{a1}'..='\u{ffff}').contains(&c);
+    let mut before = None;
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '.'
+            && before.is_some_and(is_label)
+            && chars.peek().is_some_and(|&after| {
+                in_ranges(tables::ALPHA_LOWER, after as u32) || python::is_decimal(after)
+            })
+        {
+            return true;
+        }
+        before = Some(c);
+    }
+    false
 }
 
 fn attach_infixes<'a>(s: &'a str, out: &mut Vec<&'a str>) {
@@ -628,6 +739,58 @@ mod tests {
             assert!(first.len() > text.split(' ').count(), "{first:?}");
             assert_eq!(words(text), first, "{text}");
         }
+    }
+
+    /// The shortcut for letters and a mark gives what the rules give, for every ASCII mark
+    /// after letters of each case, exceptions ("Mr", "dont", "U.S") among them.
+    #[test]
+    fn letters_and_a_mark_split_as_the_rules_split() {
+        let letters = [
+            "a", "A", "q", "I", "ab", "Ab", "aB", "AB", "abc", "ABC", "xYz", "Mr", "Dr", "St",
+            "dont", "Im", "US", "U", "Jan", "etc", "Inc", "vs", "e", "p", "no", "co", "cannot",
+        ];
+        let mut shortcuts = 0;
+        for word in letters {
+            for mark in (0u8..128).filter(|b| b.is_ascii_graphic() && !b.is_ascii_alphanumeric()) {
+                let chunk = format!("{word}{}", mark as char);
+                let mut by_rules = Vec::new();
+                match special(&chunk) {
+                    Some(tokens) => push_special(&chunk, tokens, &mut by_rules),
+                    None => split_by_rules(&chunk, &mut by_rules),
+                }
+                shortcuts += usize::from(letters_then_mark(&chunk).is_some());
+                assert_eq!(words(&chunk), by_rules, "{chunk}");
+            }
+        }
+        // Most chunks took the shortcut.
+        assert!(shortcuts > 500, "{shortcuts}");
+    }
+
+    /// `has_host_dot` turns away only what the URL pattern rejects: every string of up to 5
+    /// characters from an alphabet of labels, dots, digits, separators, a capital and
+    /// non-ASCII letters.
+    #[test]
+    fn no_host_dot_no_url() {
+        let alphabet = [
+            'a', 'A', '1', '.', '/', ':', '@', '\u{e9}', '\u{4e2d}', '\u{663}',
+        ];
+        let mut strings = vec![String::new()];
+        let (mut urls, mut turned_away) = (0, 0);
+        for _ in 0..5 {
+            strings = strings
+                .iter()
+                .flat_map(|s| alphabet.iter().map(move |c| format!("{s}{c}")))
+                .collect();
+            for s in &strings {
+                let matches = url_regex().is_match(s);
+                urls += usize::from(matches);
+                if !has_host_dot(s) {
+                    turned_away += 1;
+                    assert!(!matches, "{s}");
+                }
+            }
+        }
+        assert!(urls > 300 && turned_away > 50_000, "{urls} {turned_away}");
     }
 
     #[test]
