@@ -291,15 +291,11 @@ impl NGrams {
         let mut first: Vec<&str> = Vec::new();
         let mut info = Vec::new();
         let mut ids = Vec::with_capacity(words.len());
-        let mut chars = Vec::with_capacity(words.len() + 1);
-        let mut starts = Vec::with_capacity(words.len() + 1);
-        let mut prefix = Vec::with_capacity(words.len() + 1);
         let bytes: usize = words.iter().map(|w| w.len()).sum();
         // The joined string is written eight bytes at a time where a word is short: the
         // bytes past its end are overwritten by the next word, and zeroed after the last.
         let mut joined = vec![0; bytes + WINDOW + 8];
         let mut at = 0;
-        let (mut c, mut h) = (0, 0);
         for &w in words {
             // A word of up to 7 bytes is its own key (its bytes and length, never equal to
             // a longer word's key, whose top byte is 0); a longer word's key is a hash, and
@@ -327,13 +323,7 @@ impl NGrams {
                 }
                 id
             };
-            let word = info[id as usize];
             ids.push(id);
-            chars.push(c);
-            prefix.push(h);
-            c += word.chars;
-            h = add_mod(mul_mod(h, word.power), word.hash);
-            starts.push(at);
             match short {
                 Some(key) => {
                     // The key's low bytes are the word's, first byte highest.
@@ -345,11 +335,24 @@ impl NGrams {
             }
             at += w.len();
         }
-        chars.push(c);
-        starts.push(at);
-        prefix.push(h);
         joined.truncate(at + WINDOW);
         joined[at..].fill(0);
+        // The running totals before each word (and after the last), written in place.
+        let mut chars = vec![0; words.len() + 1];
+        let mut starts = vec![0; words.len() + 1];
+        let mut prefix = vec![0; words.len() + 1];
+        let (mut c, mut b, mut h) = (0, 0, 0);
+        let after_each = chars[1..]
+            .iter_mut()
+            .zip(&mut starts[1..])
+            .zip(&mut prefix[1..]);
+        for ((&id, w), ((chars, starts), prefix)) in ids.iter().zip(words).zip(after_each) {
+            let word = info[id as usize];
+            c += word.chars;
+            b += w.len();
+            h = add_mod(mul_mod(h, word.power), word.hash);
+            (*chars, *starts, *prefix) = (c, b, h);
+        }
         NGrams {
             ids,
             chars,

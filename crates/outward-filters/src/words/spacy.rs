@@ -24,7 +24,9 @@
 
 use std::sync::OnceLock;
 
-use regex::Regex;
+use regex_automata::nfa::thompson::NFA;
+use regex_automata::nfa::thompson::backtrack::BoundedBacktracker;
+use regex_automata::nfa::thompson::pikevm::PikeVM;
 
 use super::{python, tables};
 use outward_base::fxhash::FxHashMap;
@@ -119,48 +121,52 @@ pub fn is_space_token(token: &str) -> bool {
     }
 }
 
-/// The exceptions by string, and a bit set of their shapes (length, first two and last
-/// bytes): most chunks are ruled out by one bit, before hashing.
-struct Specials {
-    map: FxHashMap<&'static str, &'static [&'static str]>,
-    shapes: Vec<u64>,
-}
-
-/// Bits in `Specials::shapes` (about 12 per exception).
+/// Bits in [`SPECIAL_SHAPES`] (about 12 per exception).
 const SHAPE_BITS: u32 = 14;
 
 // A shape holds the length in a byte.
 const _: () = assert!(tables::SPECIAL_MAX_BYTES <= u8::MAX as usize);
 
-/// Which bit of `Specials::shapes` stands for the shape of `s` (not empty, no longer than
-/// `SPECIAL_MAX_BYTES`).
-fn shape_bit(s: &[u8]) -> usize {
-    let second = s.get(1).copied().unwrap_or(0);
+/// Which bit of [`SPECIAL_SHAPES`] stands for the shape of `s` (length, first two and last
+/// bytes; `s` not empty, no longer than `SPECIAL_MAX_BYTES`).
+const fn shape_bit(s: &[u8]) -> usize {
+    let second = if s.len() > 1 { s[1] } else { 0 };
     let shape = u32::from_le_bytes([s[0], second, s[s.len() - 1], s.len() as u8]);
     (shape.wrapping_mul(0x9e37_79b1) >> (32 - SHAPE_BITS)) as usize
 }
 
+/// The shapes of the exceptions, as a bit set made when compiling: most chunks are ruled
+/// out by one bit, before hashing.
+static SPECIAL_SHAPES: [u64; 1 << (SHAPE_BITS - 6)] = {
+    let mut shapes = [0u64; 1 << (SHAPE_BITS - 6)];
+    let mut i = 0;
+    while i < tables::SPECIALS.len() {
+        let bit = shape_bit(tables::SPECIALS[i].0.as_bytes());
+        shapes[bit / 64] |= 1 << (bit % 64);
+        i += 1;
+    }
+    shapes
+};
+
+/// The exception `s` is, if any.
+#[inline]
 fn special(s: &str) -> Option<&'static [&'static str]> {
-    static SPECIALS: OnceLock<Specials> = OnceLock::new();
     if s.is_empty() || s.len() > tables::SPECIAL_MAX_BYTES {
         return None;
     }
-    let specials = SPECIALS.get_or_init(|| {
-        let mut shapes = vec![0u64; 1 << (SHAPE_BITS - 6)];
-        for (key, _) in tables::SPECIALS {
-            let bit = shape_bit(key.as_bytes());
-            shapes[bit / 64] |= 1 << (bit % 64);
-        }
-        Specials {
-            map: tables::SPECIALS.iter().copied().collect(),
-            shapes,
-        }
-    });
     let bit = shape_bit(s.as_bytes());
-    if specials.shapes[bit / 64] & (1 << (bit % 64)) == 0 {
+    if SPECIAL_SHAPES[bit / 64] & (1 << (bit % 64)) == 0 {
         return None;
     }
-    specials.map.get(s).copied()
+    special_by_string(s)
+}
+
+fn special_by_string(s: &str) -> Option<&'static [&'static str]> {
+    static SPECIALS: OnceLock<FxHashMap<&'static str, &'static [&'static str]>> = OnceLock::new();
+    SPECIALS
+        .get_or_init(|| tables::SPECIALS.iter().copied().collect())
+        .get(s)
+        .copied()
 }
 
 /// Pushes `tokens` as slices of `s` (their concatenation is `s`).
@@ -637,20 +643,57 @@ fn find_infixes(s: &str, found: &mut Vec<(usize, usize)>) {
     }
 }
 
-fn url_regex() -> &'static Regex {
-    static URL: OnceLock<Regex> = OnceLock::new();
+/// spaCy's URL_PATTERN in Rust's syntax, `any` standing for its `\S`; the private-address
+/// lookaheads become the `ip` group, checked after the match.
+fn url_pattern(any: &str) -> String {
+    let mut lower = String::new();
+    for &(lo, hi) in tables::ALPHA_LOWER {
+        lower.push_str(&format!("\\x{{{lo:x}}}-\\x{{{hi:x}}}"));
+    }
+    format!(
+        r"^(?:(?:[\w\+\-\.]{{2,}})://)?(?:{any}+(?::{any}*)?@)?(?:(?P<ip>(?:[1-9]\d?|1\d\d|2[01]\d|22[0-3])(?:\.(?:1?\d{{1,2}}|2[0-4]\d|25[0-5])){{2}}(?:\.(?:[1-9]\d?|1\d\d|2[0-4]\d|25[0-4])))|(?:(?:[A-Za-z0-9\x{{a1}}-\x{{ffff}}][A-Za-z0-9\x{{a1}}-\x{{ffff}}_-]{{0,62}})?[A-Za-z0-9\x{{a1}}-\x{{ffff}}]\.)+(?:[{lower}]{{2,63}}))(?::\d{{2,5}})?(?:[/?#]{any}*)?$"
+    )
+}
+
+/// The URL pattern's automaton, searched by backtracking (a URL is short) or, past the
+/// backtracker's bound, by the PikeVM; both report the `ip` group as the regex crate does
+/// (leftmost-first). Only the forward automaton is built, once: the regex crate's own
+/// engines built more (a reverse automaton, a DFA) for the few URLs a document holds.
+struct UrlMatcher {
+    backtrack: BoundedBacktracker,
+    pikevm: PikeVM,
+}
+
+fn url_matcher() -> &'static UrlMatcher {
+    static URL: OnceLock<UrlMatcher> = OnceLock::new();
     URL.get_or_init(|| {
-        let mut lower = String::new();
-        for &(lo, hi) in tables::ALPHA_LOWER {
-            lower.push_str(&format!("\\x{{{lo:x}}}-\\x{{{hi:x}}}"));
+        // It is matched against parts of chunks, which hold no white space: there `\S` is
+        // any character (`(?s:.)`, a far smaller automaton to build;
+        // `no_chunk_character_is_white_space_to_the_regex`).
+        let nfa = NFA::new(&url_pattern("(?s:.)")).expect("the URL pattern compiles");
+        UrlMatcher {
+            backtrack: BoundedBacktracker::new_from_nfa(nfa.clone())
+                .expect("a backtracker of the URL pattern"),
+            pikevm: PikeVM::new_from_nfa(nfa).expect("a PikeVM of the URL pattern"),
         }
-        // spaCy's URL_PATTERN with Rust's syntax; the private-address lookaheads become the
-        // `ip` group, checked after the match.
-        let pattern = format!(
-            r"^(?:(?:[\w\+\-\.]{{2,}})://)?(?:\S+(?::\S*)?@)?(?:(?P<ip>(?:[1-9]\d?|1\d\d|2[01]\d|22[0-3])(?:\.(?:1?\d{{1,2}}|2[0-4]\d|25[0-5])){{2}}(?:\.(?:[1-9]\d?|1\d\d|2[0-4]\d|25[0-4])))|(?:(?:[A-Za-z0-9\x{{a1}}-\x{{ffff}}][A-Za-z0-9\x{{a1}}-\x{{ffff}}_-]{{0,62}})?[A-Za-z0-9\x{{a1}}-\x{{ffff}}]\.)+(?:[{lower}]{{2,63}}))(?::\d{{2,5}})?(?:[/?#]\S*)?$"
-        );
-        Regex::new(&pattern).expect("the URL pattern compiles")
     })
+}
+
+/// Whether the URL pattern matches `s`, and where its `ip` group is.
+fn url_match(s: &str) -> Option<Option<std::ops::Range<usize>>> {
+    let url = url_matcher();
+    let mut caps = url.pikevm.create_captures();
+    if s.len() <= url.backtrack.max_haystack_len() {
+        let mut cache = url.backtrack.create_cache();
+        url.backtrack
+            .try_captures(&mut cache, s, &mut caps)
+            .expect("the haystack is within the backtracker's bound");
+    } else {
+        let mut cache = url.pikevm.create_cache();
+        url.pikevm.captures(&mut cache, s, &mut caps);
+    }
+    caps.is_match()
+        .then(|| caps.get_group_by_name("ip").map(|ip| ip.range()))
 }
 
 fn is_private_ip(ip: &str) -> bool {
@@ -665,8 +708,8 @@ fn is_url(s: &str) -> bool {
     if !has_host_dot(s) {
         return false;
     }
-    match url_regex().captures(s) {
-        Some(caps) => !caps.name("ip").is_some_and(|ip| is_private_ip(ip.as_str())),
+    match url_match(s) {
+        Some(ip) => !ip.is_some_and(|ip| is_private_ip(&s[ip])),
         None => false,
     }
 }
@@ -782,7 +825,7 @@ mod tests {
                 .flat_map(|s| alphabet.iter().map(move |c| format!("{s}{c}")))
                 .collect();
             for s in &strings {
-                let matches = url_regex().is_match(s);
+                let matches = url_match(s).is_some();
                 urls += usize::from(matches);
                 if !has_host_dot(s) {
                     turned_away += 1;
@@ -791,6 +834,53 @@ mod tests {
             }
         }
         assert!(urls > 300 && turned_away > 50_000, "{urls} {turned_away}");
+    }
+
+    /// The URL matcher reads `\S` as any character: no character a chunk can hold (none that
+    /// Python calls white space) is white space to the regex crate.
+    #[test]
+    fn no_chunk_character_is_white_space_to_the_regex() {
+        let white = regex::Regex::new(r"^\s$").unwrap();
+        for c in (0..=0x10ffffu32).filter_map(char::from_u32) {
+            if !python::is_space(c) {
+                assert!(
+                    !white.is_match(c.encode_utf8(&mut [0; 4])),
+                    "{:x}",
+                    c as u32
+                );
+            }
+        }
+    }
+
+    /// The URL matcher decides as the regex crate does with the pattern as written (`\S`),
+    /// its `ip` group included, on URLs, addresses, near misses and long parts.
+    #[test]
+    fn the_url_matcher_matches_as_the_regex() {
+        let regex = regex::Regex::new(&url_pattern(r"\S")).unwrap();
+        let long = format!("https://example.com/{}", "a-b".repeat(4000));
+        let cases = [
+            "www.example.com/a-b",
+            "http://x.y/z?a=b",
+            "https://user:pw@host.example.org:8080/p#f",
+            "10.0.0.1",
+            "192.168.1.20:80/x",
+            "8.8.8.8",
+            "172.20.1.1",
+            "a.b",
+            "co-op.uk",
+            "example.COM",
+            "\u{4f8b}\u{5b50}.\u{4e2d}\u{56fd}",
+            "ftp.-x.com",
+            "x.y-z",
+            "a@b.cd",
+            long.as_str(),
+        ];
+        for s in cases {
+            let by_regex = regex
+                .captures(s)
+                .map(|caps| caps.name("ip").map(|ip| ip.range()));
+            assert_eq!(url_match(s), by_regex, "{s}");
+        }
     }
 
     #[test]
