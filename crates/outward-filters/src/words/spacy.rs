@@ -202,9 +202,13 @@ fn chunk<'a>(s: &'a str, out: &mut Vec<&'a str>) {
         out.push(s);
         return;
     }
-    if let Some(split) = letters_then_mark(s) {
+    if let Some((side, split)) = mark_and_letters(s) {
+        let at = match side {
+            Side::After => s.char_indices().next_back().map_or(0, |(i, _)| i),
+            Side::Before => s.chars().next().map_or(0, char::len_utf8),
+        };
         match split {
-            true => out.extend([&s[..s.len() - 1], &s[s.len() - 1..]]),
+            true => out.extend([&s[..at], &s[at..]]),
             false => out.push(s),
         }
         return;
@@ -248,76 +252,160 @@ fn split_by_rules<'a>(s: &'a str, out: &mut Vec<&'a str>) {
     }
 }
 
-/// For a chunk of ASCII letters and one ASCII mark after them ("crew,", "evening.", "ABC."),
-/// that is no exception (checked before), whether the rules split the mark off (`Some(true)`)
-/// or keep the chunk whole (`Some(false)`); `None` when this shortcut does not know and the
-/// rules must run.
+/// Per case of the letter next to a mark (lower, upper) and of the one after it (none,
+/// lower, upper): whether the rules split the mark off; `None` where it is not known.
+type ShapeRow = [Option<bool>; 6];
+
+/// Which side of the letters a chunk's one mark is on (`mark_and_letters`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Side {
+    Before,
+    After,
+}
+
+/// For a chunk of ASCII letters and one mark (a character that is not an ASCII letter or
+/// digit) before or after them ("crew,", "evening.", "ABC.", "(gain", "“You"), that is no
+/// exception (checked before): where the mark is, and whether the rules split it off
+/// (`true`) or keep the chunk whole (`false`); `None` when this shortcut does not know and
+/// the rules must run.
 ///
 /// Why the answer is a table: letters take no prefix (no prefix alternative is made of ASCII
 /// letters), no suffix (none ends in a letter without a digit or `'s` before it) and no infix
-/// (none starts at a letter), and the mark takes no infix (every infix that can start at a
-/// mark needs a character after it). So the rules either take the mark off as a suffix and
-/// keep the letters whole, or keep the chunk whole, and which depends on the mark and the
-/// case of the last two letters (`.` after a lower-case letter or after two capitals) alone,
-/// unless the letters or the mark are an exception (then the rules run), or a suffix
-/// alternative longer than the mark ends in it (then the mark is not in the table). The
-/// table is made by running the rules on one chunk of each shape.
-fn letters_then_mark(s: &str) -> Option<bool> {
-    /// Per ASCII mark, per case of the last letter (lower, upper) and of the one before
-    /// (none, lower, upper): whether the mark comes off; `None`: a mark the table does not
-    /// know.
-    static SPLITS_BY_SHAPE: OnceLock<[Option<[bool; 6]>; 128]> = OnceLock::new();
+/// (none starts at a letter), and the mark takes no infix that splits (every infix that can
+/// start at a mark needs a character on its other side, and one at the chunk's start is
+/// skipped). So the rules either take the mark off as an affix and keep the letters whole,
+/// or keep the chunk whole, and which depends on the mark and the case of the two letters
+/// next to it (`.` after a lower-case letter or after two capitals) alone, unless the
+/// letters or the mark are an exception (then the rules run), or an affix alternative
+/// longer than the mark begins or ends with it (then the mark's side is not in the table).
+/// The table is made by running the rules on one chunk of each shape, per thread, as marks
+/// are met.
+fn mark_and_letters(s: &str) -> Option<(Side, bool)> {
+    /// The rows of the ASCII marks, made once.
+    static ASCII_ROWS: OnceLock<[[ShapeRow; 128]; 2]> = OnceLock::new();
+    thread_local! {
+        /// The rows of other marks, made as a thread meets them.
+        static OTHER_ROWS: std::cell::RefCell<FxHashMap<(char, Side), ShapeRow>> =
+            std::cell::RefCell::default();
+    }
     let bytes = s.as_bytes();
-    let (&mark, letters) = bytes.split_last()?;
-    if letters.is_empty() || !mark.is_ascii() || !letters.iter().all(u8::is_ascii_alphabetic) {
+    let (&first, &last) = (bytes.first()?, bytes.last()?);
+    let (side, mark, letters) = if !last.is_ascii_alphanumeric() && first.is_ascii_alphabetic() {
+        let mark = match last {
+            0..0x80 => last as char,
+            _ => s.chars().next_back()?,
+        };
+        (Side::After, mark, &s[..s.len() - mark.len_utf8()])
+    } else if !first.is_ascii_alphanumeric() && last.is_ascii_alphabetic() {
+        let mark = match first {
+            0..0x80 => first as char,
+            _ => s.chars().next()?,
+        };
+        (Side::Before, mark, &s[mark.len_utf8()..])
+    } else {
         return None;
-    }
-    let table = SPLITS_BY_SHAPE.get_or_init(|| std::array::from_fn(|m| mark_splits(m as u8)));
-    let splits = table[mark as usize]?;
-    if special(&s[..letters.len()]).is_some() {
-        return None;
-    }
-    let case = |b: u8| usize::from(b.is_ascii_uppercase());
-    let last = case(letters[letters.len() - 1]);
-    let before = match letters.len() {
-        1 => 0,
-        n => 1 + case(letters[n - 2]),
     };
-    Some(splits[last * 3 + before])
+    if letters.is_empty() || !letters.bytes().all(|b| b.is_ascii_alphabetic()) {
+        return None;
+    }
+    // The two letters next to the mark, nearest first.
+    let letters_bytes = letters.as_bytes();
+    let (next, then) = match side {
+        Side::After => {
+            let n = letters_bytes.len();
+            (
+                letters_bytes[n - 1],
+                n.checked_sub(2).map(|i| letters_bytes[i]),
+            )
+        }
+        Side::Before => (letters_bytes[0], letters_bytes.get(1).copied()),
+    };
+    let case = |b: u8| usize::from(b.is_ascii_uppercase());
+    let shape = case(next) * 3 + then.map_or(0, |b| 1 + case(b));
+    let split = if mark.is_ascii() {
+        let rows = ASCII_ROWS.get_or_init(|| {
+            [Side::Before, Side::After]
+                .map(|side| std::array::from_fn(|m| mark_splits(m as u8 as char, side)))
+        });
+        rows[side as usize][mark as usize][shape]
+    } else {
+        OTHER_ROWS.with_borrow_mut(|rows| {
+            rows.entry((mark, side))
+                .or_insert_with(|| mark_splits(mark, side))[shape]
+        })
+    }?;
+    if special(letters).is_some() {
+        return None;
+    }
+    Some((side, split))
 }
 
-/// `letters_then_mark`'s table row for `mark`: the rules run on a chunk of each shape.
-fn mark_splits(mark: u8) -> Option<[bool; 6]> {
-    let m = mark as char;
-    let graphic_mark = mark.is_ascii_graphic() && !mark.is_ascii_alphanumeric();
-    let longer_suffix_ends_in_it = tables::SUFFIXES.iter().any(|alt| match alt {
-        Affix::Literal(l) => l.len() > 1 && l.ends_with(m),
-        _ => false,
-    });
-    if !graphic_mark || longer_suffix_ends_in_it || special(&m.to_string()).is_some() {
-        return None;
+/// `mark_and_letters`' table row for `mark` on `side`: the rules run on a chunk of each
+/// shape (a shape all of whose chunks are exceptions, as a lower-case letter and a dot,
+/// has none).
+fn mark_splits(mark: char, side: Side) -> ShapeRow {
+    let longer_affix = match side {
+        Side::After => tables::SUFFIXES.iter().any(|alt| match alt {
+            Affix::Literal(l) => l.len() > mark.len_utf8() && l.ends_with(mark),
+            Affix::AfterDigit(list) => list
+                .iter()
+                .any(|l| l.len() > mark.len_utf8() && l.ends_with(mark)),
+            _ => false,
+        }),
+        Side::Before => tables::PREFIXES.iter().any(|alt| match alt {
+            Affix::Literal(l) => l.len() > mark.len_utf8() && l.starts_with(mark),
+            _ => false,
+        }),
+    };
+    let mut splits = [None; 6];
+    let unknown = longer_affix
+        || mark.is_ascii_alphanumeric()
+        || mark.is_whitespace()
+        || python::is_space(mark)
+        || special(mark.encode_utf8(&mut [0; 4])).is_some();
+    if unknown {
+        return splits;
     }
-    let mut splits = [false; 6];
     for (i, split) in splits.iter_mut().enumerate() {
-        let last = if i / 3 == 1 { 'Q' } else { 'q' };
-        let letters = match i % 3 {
-            0 => last.to_string(),
-            1 => format!("q{last}"),
-            _ => format!("Q{last}"),
+        // Letters of this shape that are no exception, with or without the mark ("q." is
+        // one, like most single letters and a dot).
+        let candidates = ('a'..='z').map(|c| {
+            let next = if i / 3 == 1 {
+                c.to_ascii_uppercase()
+            } else {
+                c
+            };
+            let mut letters = match i % 3 {
+                0 => next.to_string(),
+                1 => format!("{next}x"),
+                _ => format!("{next}X"),
+            };
+            if side == Side::After {
+                letters = letters.chars().rev().collect();
+            }
+            let chunk = match side {
+                Side::After => format!("{letters}{mark}"),
+                Side::Before => format!("{mark}{letters}"),
+            };
+            (letters, chunk)
+        });
+        let found = candidates
+            .into_iter()
+            .find(|(letters, chunk)| special(letters).is_none() && special(chunk).is_none());
+        let Some((letters, chunk)) = found else {
+            continue;
         };
-        let chunk = format!("{letters}{m}");
-        if special(&letters).is_some() || special(&chunk).is_some() {
-            return None;
-        }
         let mut tokens = Vec::new();
         split_by_rules(&chunk, &mut tokens);
-        *split = match tokens.as_slice() {
-            [whole] if *whole == chunk => false,
-            [word, tail] if *word == letters && *tail == m.to_string() => true,
-            _ => return None,
+        let mark = mark.to_string();
+        *split = match (side, tokens.as_slice()) {
+            (_, [whole]) if *whole == chunk => Some(false),
+            (Side::After, [word, tail]) if *word == letters && *tail == mark => Some(true),
+            (Side::Before, [head, word]) if *head == mark && *word == letters => Some(true),
+            _ => None,
         };
     }
-    Some(splits)
+    splits
 }
 
 /// Prefixes, the rest and suffixes of one chunk; `specials` off is spaCy's
@@ -785,28 +873,35 @@ mod tests {
     }
 
     /// The shortcut for letters and a mark gives what the rules give, for every ASCII mark
-    /// after letters of each case, exceptions ("Mr", "dont", "U.S") among them.
+    /// and common other ones, before and after letters of each case, exceptions ("Mr",
+    /// "dont", "U.S") among them.
     #[test]
     fn letters_and_a_mark_split_as_the_rules_split() {
         let letters = [
             "a", "A", "q", "I", "ab", "Ab", "aB", "AB", "abc", "ABC", "xYz", "Mr", "Dr", "St",
             "dont", "Im", "US", "U", "Jan", "etc", "Inc", "vs", "e", "p", "no", "co", "cannot",
         ];
+        let others = "\u{201c}\u{201d}\u{2018}\u{2019}\u{ab}\u{bb}\u{2026}\u{2014}\u{2013}\u{a9}\u{b0}\u{20ac}\u{b7}\u{3002}\u{a1}\u{bf}";
+        let marks = (0u8..128)
+            .filter(|b| b.is_ascii_graphic() && !b.is_ascii_alphanumeric())
+            .map(char::from)
+            .chain(others.chars());
         let mut shortcuts = 0;
-        for word in letters {
-            for mark in (0u8..128).filter(|b| b.is_ascii_graphic() && !b.is_ascii_alphanumeric()) {
-                let chunk = format!("{word}{}", mark as char);
-                let mut by_rules = Vec::new();
-                match special(&chunk) {
-                    Some(tokens) => push_special(&chunk, tokens, &mut by_rules),
-                    None => split_by_rules(&chunk, &mut by_rules),
+        for mark in marks {
+            for word in letters {
+                for chunk in [format!("{word}{mark}"), format!("{mark}{word}")] {
+                    let mut by_rules = Vec::new();
+                    match special(&chunk) {
+                        Some(tokens) => push_special(&chunk, tokens, &mut by_rules),
+                        None => split_by_rules(&chunk, &mut by_rules),
+                    }
+                    shortcuts += usize::from(mark_and_letters(&chunk).is_some());
+                    assert_eq!(words(&chunk), by_rules, "{chunk}");
                 }
-                shortcuts += usize::from(letters_then_mark(&chunk).is_some());
-                assert_eq!(words(&chunk), by_rules, "{chunk}");
             }
         }
         // Most chunks took the shortcut.
-        assert!(shortcuts > 500, "{shortcuts}");
+        assert!(shortcuts > 2000, "{shortcuts}");
     }
 
     /// `has_host_dot` turns away only what the URL pattern rejects: every string of up to 5
