@@ -154,31 +154,40 @@ impl Mentions {
     }
 }
 
-/// How many words `line.split()` gives, and the longest one's `len`.
-fn words_and_longest(line: &str, ascii: bool) -> (usize, usize) {
-    if !ascii {
-        return python::split_whitespace(line).fold((0, 0), |(words, longest), w| {
-            (words + 1, longest.max(python::len(w)))
-        });
-    }
-    // Words are runs of bytes that are not white space; plain bytes are stepped over.
+/// How many words `line.split()` gives, and the longest one's `len`: one pass over the
+/// bytes, stepping over plain ones, decoding only those of characters that are not ASCII.
+fn words_and_longest(line: &str) -> (usize, usize) {
     let bytes = line.as_bytes();
-    let (mut words, mut longest) = (0, 0);
+    // `current`: characters of the word being read (0: between words).
+    let (mut words, mut longest, mut current) = (0, 0, 0);
     let mut i = 0;
     while i < bytes.len() {
-        if python::is_ascii_space(bytes[i]) {
-            i += 1;
-            continue;
+        let b = bytes[i];
+        let (space, next) = if b.is_ascii() {
+            if python::is_ascii_space(b) {
+                (true, i + 1)
+            } else {
+                // Plain bytes are one character each.
+                let end = python::skip_plain(bytes, i + 1);
+                words += usize::from(current == 0);
+                current += end - i;
+                i = end;
+                continue;
+            }
+        } else {
+            let c = line[i..].chars().next().expect("i is on a char boundary");
+            (python::is_space(c), i + c.len_utf8())
+        };
+        if space {
+            longest = longest.max(current);
+            current = 0;
+        } else {
+            words += usize::from(current == 0);
+            current += 1;
         }
-        let start = i;
-        i = python::skip_plain(bytes, i);
-        while i < bytes.len() && !python::is_ascii_space(bytes[i]) {
-            i = python::skip_plain(bytes, i + 1);
-        }
-        words += 1;
-        longest = longest.max(i - start);
+        i = next;
     }
-    (words, longest)
+    (words, longest.max(current))
 }
 
 pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
@@ -196,7 +205,7 @@ pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
         let line = python::strip(line);
         let stripped = line;
         let ascii = line.is_ascii();
-        let (words, longest) = words_and_longest(line, ascii);
+        let (words, longest) = words_and_longest(line);
         if t.max_word_length != -1 && longest as i64 > t.max_word_length {
             continue;
         }
@@ -264,16 +273,14 @@ mod tests {
             "supercalifragilistic x",
             "naïve café\u{a0}au lait",
             "中文 词",
+            "\u{201c}Quoted,\u{201d} she said\u{2014}twice\u{2026}\u{3000}then\u{85}more\u{2029}",
+            "a\x01b c\u{7f}d \u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}x",
         ] {
             let by_split = python::split_whitespace(line)
                 .fold((0, 0), |(n, m), w| (n + 1, m.max(python::len(w))));
-            assert_eq!(
-                words_and_longest(line, line.is_ascii()),
-                by_split,
-                "{line:?}"
-            );
+            assert_eq!(words_and_longest(line), by_split, "{line:?}");
         }
-        assert_eq!(words_and_longest(" ab\tcde  f ", true), (3, 3));
+        assert_eq!(words_and_longest(" ab\tcde  f "), (3, 3));
     }
 
     /// One scan in either case finds what `pattern in line.lower()` finds, the two characters
