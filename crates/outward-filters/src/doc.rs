@@ -14,6 +14,17 @@ pub struct Doc<'a> {
     pub words: Vec<&'a str>,
     /// Python's `text.splitlines()`, split when a filter first asks.
     lines: std::cell::OnceCell<Vec<&'a str>>,
+    /// The words' ids, left by the first filter that numbers them (Gopher repetition) for
+    /// the others to read each distinct word once.
+    pub(crate) vocabulary: std::cell::OnceCell<Vocabulary<'a>>,
+}
+
+/// A document's words numbered: equal words, equal ids.
+pub(crate) struct Vocabulary<'a> {
+    /// Each word's id.
+    pub ids: Vec<u32>,
+    /// Each id's word (its first occurrence).
+    pub distinct: Vec<&'a str>,
 }
 
 impl<'a> Doc<'a> {
@@ -28,6 +39,7 @@ impl<'a> Doc<'a> {
             tokens,
             words,
             lines: std::cell::OnceCell::new(),
+            vocabulary: std::cell::OnceCell::new(),
         }
     }
 

@@ -92,27 +92,38 @@ static BYTE_CLASS: [u8; 256] = {
     table
 };
 
-/// A word of up to 7 bytes as one number (its bytes and its length): equal numbers, equal
-/// words.
-fn packed(word: &str) -> Option<u64> {
-    (word.len() <= 7).then(|| {
-        word.bytes()
-            .fold(word.len() as u64, |key, b| key << 8 | b as u64)
-    })
+/// What the rules count of one word.
+struct Word {
+    symbols_only: bool,
+    has_alpha: bool,
+    /// Python's `len`.
+    chars: usize,
+    /// Which stop word it is.
+    stop: Option<usize>,
 }
 
-pub fn measure(doc: &Doc, thresholds: &Thresholds) -> Signals {
-    let text = doc.text;
-    let words = &doc.words;
-    let (mut non_symbol, mut non_symbol_chars, mut alpha) = (0, 0, 0);
-    let mut stop_seen = vec![false; thresholds.stop_words.len()];
-    // The byte lengths of the stop words (up to 63): most words are none of them.
-    let stop_lengths = thresholds.stop_words.iter().fold(0u64, |m, s| {
-        m | 1u64.checked_shl(s.len() as u32).unwrap_or(0)
-    });
-    // Short stop words as numbers: most words of a stop word's length are compared as one.
-    let packed_stops: Vec<Option<u64>> = thresholds.stop_words.iter().map(|s| packed(s)).collect();
-    for w in words {
+/// Reads words as the rules count them, with the stop words prepared once.
+struct WordsOf<'t> {
+    stop_words: &'t [String],
+    /// The byte lengths of the stop words (up to 63): most words are none of them.
+    stop_lengths: u64,
+    /// Short stop words as numbers: most words of a stop word's length are compared as one.
+    packed_stops: Vec<Option<u64>>,
+}
+
+impl<'t> WordsOf<'t> {
+    fn new(thresholds: &'t Thresholds) -> WordsOf<'t> {
+        let stop_words = &thresholds.stop_words;
+        WordsOf {
+            stop_words,
+            stop_lengths: stop_words.iter().fold(0u64, |m, s| {
+                m | 1u64.checked_shl(s.len() as u32).unwrap_or(0)
+            }),
+            packed_stops: stop_words.iter().map(|s| packed(s)).collect(),
+        }
+    }
+
+    fn word(&self, w: &str) -> Word {
         // One look at each byte: what every byte is (punctuation), and what any is (a
         // letter, or not ASCII: then the characters are read).
         let (every, any) = w.bytes().fold((PUNCTUATION, 0), |(every, any), b| {
@@ -128,25 +139,88 @@ pub fn measure(doc: &Doc, thresholds: &Thresholds) -> Signals {
                 python::len(w),
             )
         };
-        if !symbols_only {
-            non_symbol += 1;
-            non_symbol_chars += chars;
-        }
-        if has_alpha {
-            alpha += 1;
-        }
-        let maybe_stop = w.len() >= 64 || stop_lengths & (1 << w.len()) != 0;
-        if !maybe_stop {
-            continue;
-        }
-        let found = match packed(w) {
-            Some(key) => packed_stops.iter().position(|&s| s == Some(key)),
-            None => thresholds.stop_words.iter().position(|s| s == w),
-        };
-        if let Some(i) = found {
-            stop_seen[i] = true;
+        let maybe_stop = w.len() >= 64 || self.stop_lengths & (1 << w.len()) != 0;
+        let stop = maybe_stop
+            .then(|| match packed(w) {
+                Some(key) => self.packed_stops.iter().position(|&s| s == Some(key)),
+                None => self.stop_words.iter().position(|s| s == w),
+            })
+            .flatten();
+        Word {
+            symbols_only,
+            has_alpha,
+            chars,
+            stop,
         }
     }
+}
+
+/// The word counts of a document.
+struct Totals {
+    non_symbol: usize,
+    non_symbol_chars: usize,
+    alpha: usize,
+    stop_seen: Vec<bool>,
+}
+
+impl Totals {
+    fn new(stop_words: usize) -> Totals {
+        Totals {
+            non_symbol: 0,
+            non_symbol_chars: 0,
+            alpha: 0,
+            stop_seen: vec![false; stop_words],
+        }
+    }
+
+    /// Counts `word`, found `n` times.
+    fn add(&mut self, word: &Word, n: usize) {
+        if !word.symbols_only {
+            self.non_symbol += n;
+            self.non_symbol_chars += n * word.chars;
+        }
+        if word.has_alpha {
+            self.alpha += n;
+        }
+        if let Some(i) = word.stop {
+            self.stop_seen[i] = true;
+        }
+    }
+}
+
+/// A word of up to 7 bytes as one number (its bytes and its length): equal numbers, equal
+/// words.
+fn packed(word: &str) -> Option<u64> {
+    (word.len() <= 7).then(|| {
+        word.bytes()
+            .fold(word.len() as u64, |key, b| key << 8 | b as u64)
+    })
+}
+
+pub fn measure(doc: &Doc, thresholds: &Thresholds) -> Signals {
+    let text = doc.text;
+    let words = &doc.words;
+    let words_of = WordsOf::new(thresholds);
+    let mut totals = Totals::new(thresholds.stop_words.len());
+    match doc.vocabulary.get() {
+        // Each distinct word is read once, and counted as often as it occurs.
+        Some(vocabulary) => {
+            let mut occurrences = vec![0usize; vocabulary.distinct.len()];
+            for &id in &vocabulary.ids {
+                occurrences[id as usize] += 1;
+            }
+            for (w, &n) in vocabulary.distinct.iter().zip(&occurrences) {
+                totals.add(&words_of.word(w), n);
+            }
+        }
+        None => words.iter().for_each(|w| totals.add(&words_of.word(w), 1)),
+    }
+    let Totals {
+        non_symbol,
+        non_symbol_chars,
+        alpha,
+        stop_seen,
+    } = totals;
     let lines = doc.lines();
     let bullets = lines
         .iter()
@@ -228,6 +302,21 @@ pub fn decide(s: &Signals, t: &Thresholds) -> Option<FilterRule> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Counting each distinct word once by the ids Gopher repetition leaves gives the counts
+    /// of reading every word.
+    #[test]
+    fn counts_from_the_ids_are_the_counts_of_the_words() {
+        let text = "The cat, the hat... and the bat! ### caf\u{e9} \u{2022} na\u{ef}ve ...\n\
+            - the the and \u{2026} 12 (x) x x x";
+        let thresholds = Thresholds::default();
+        let doc = Doc::new(text);
+        let by_words = measure(&doc, &thresholds);
+        crate::rules::gopher_repetition::measure(&doc);
+        assert!(doc.vocabulary.get().is_some());
+        assert_eq!(measure(&doc, &thresholds), by_words);
+        assert_eq!(by_words.stop_words, 2);
+    }
 
     /// Stop words are counted by the word, each once, whatever their length (short ones
     /// compared as numbers, long and non-ASCII ones as strings): case matters, and a word

@@ -17,7 +17,7 @@
 use outward_base::counts::FilterRule;
 use serde::{Deserialize, Serialize};
 
-use crate::doc::{Doc, enabled, find_duplicates, ratio};
+use crate::doc::{Doc, Vocabulary, enabled, find_duplicates, ratio};
 use crate::words::python;
 use outward_base::fxhash::{FxHashMap, FxHasher};
 use std::hash::Hasher;
@@ -90,10 +90,15 @@ pub fn measure(doc: &Doc) -> Signals {
     let lines = split_runs(text, 1);
     let (line_dup, line_chars) = find_duplicates(lines.iter().copied());
     let (top, duplicated) = TABLES.with_borrow_mut(|tables| {
-        let ngrams = NGrams::new(&doc.words, tables);
+        let (ngrams, distinct) = NGrams::new(&doc.words, tables);
         let top = ngrams.top_chars(tables).map(|c| ratio(c, doc.chars));
         let duplicated = ngrams.duplicated_chars(tables).map(|c| ratio(c, doc.chars));
         tables.shed();
+        // The ids stay with the document (the other filters read distinct words once).
+        let _ = doc.vocabulary.set(Vocabulary {
+            ids: ngrams.ids,
+            distinct,
+        });
         (top, duplicated)
     });
     Signals {
@@ -282,13 +287,14 @@ thread_local! {
 }
 
 impl NGrams {
-    fn new(words: &[&str], tables: &mut Tables) -> NGrams {
+    /// The n-grams of `words`, and each id's word.
+    fn new<'a>(words: &[&'a str], tables: &mut Tables) -> (NGrams, Vec<&'a str>) {
         // Distinct words by their hash, checked against the word that took the id; a word
         // whose hash another word holds (never seen in practice) gets its id from `clashes`.
         let table = &mut tables.words;
         table.reset(words.len());
         let mut clashes: FxHashMap<&str, u32> = FxHashMap::default();
-        let mut first: Vec<&str> = Vec::new();
+        let mut first: Vec<&'a str> = Vec::new();
         let mut info = Vec::new();
         let mut ids = Vec::with_capacity(words.len());
         let bytes: usize = words.iter().map(|w| w.len()).sum();
@@ -353,13 +359,14 @@ impl NGrams {
             h = add_mod(mul_mod(h, word.power), word.hash);
             (*chars, *starts, *prefix) = (c, b, h);
         }
-        NGrams {
+        let ngrams = NGrams {
             ids,
             chars,
             prefix,
             starts,
             joined,
-        }
+        };
+        (ngrams, first)
     }
 
     fn len(&self) -> usize {
@@ -712,7 +719,7 @@ mod tests {
         // DataTrove's "".join makes "ab c ..." and "a bc ..." the same 5-gram.
         let words = ["ab", "c", "d", "e", "f", "a", "bc", "d", "e", "f"];
         let mut tables = Tables::default();
-        let g = NGrams::new(&words, &mut tables);
+        let (g, _) = NGrams::new(&words, &mut tables);
         assert_eq!(g.duplicated_chars(&mut tables)[0], 6);
         // The top 2-gram: every 2-gram once but "d e" and "e f" twice: the first, "d e".
         assert_eq!(g.top_chars(&mut tables)[0], 3 * 2);
@@ -813,7 +820,7 @@ mod tests {
                 })
                 .collect();
             let mut tables = Tables::default();
-            let g = NGrams::new(&words, &mut tables);
+            let (g, _) = NGrams::new(&words, &mut tables);
             let top = g.top_chars(&mut tables);
             let duplicated = g.duplicated_chars(&mut tables);
             for n in 2..=4 {
