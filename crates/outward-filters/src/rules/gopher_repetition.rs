@@ -93,12 +93,23 @@ pub fn measure(doc: &Doc) -> Signals {
         let (ngrams, distinct) = NGrams::new(&doc.words, tables);
         let top = ngrams.top_chars(tables).map(|c| ratio(c, doc.chars));
         let duplicated = ngrams.duplicated_chars(tables).map(|c| ratio(c, doc.chars));
+        // The ids stay with the document (the other filters read distinct words once); the
+        // other lists stay with the thread.
+        let NGrams {
+            ids,
+            chars,
+            prefix,
+            starts,
+            joined,
+        } = ngrams;
+        tables.spare = Spare {
+            chars,
+            prefix,
+            starts,
+            joined,
+        };
         tables.shed();
-        // The ids stay with the document (the other filters read distinct words once).
-        let _ = doc.vocabulary.set(Vocabulary {
-            ids: ngrams.ids,
-            distinct,
-        });
+        let _ = doc.vocabulary.set(Vocabulary { ids, distinct });
         (top, duplicated)
     });
     Signals {
@@ -252,6 +263,25 @@ struct Tables {
     windows: Vec<u64>,
     candidates: Vec<u32>,
     repeated: Vec<bool>,
+    /// The lists of the last document's `NGrams`, for the next to fill (not allocated and
+    /// zeroed again for each document).
+    spare: Spare,
+}
+
+/// `NGrams`' lists, between documents.
+#[derive(Default)]
+struct Spare {
+    chars: Vec<usize>,
+    prefix: Vec<u64>,
+    starts: Vec<usize>,
+    joined: Vec<u8>,
+}
+
+/// `list` emptied, then `n` zeros.
+fn zeroed<T: Copy + Default>(mut list: Vec<T>, n: usize) -> Vec<T> {
+    list.clear();
+    list.resize(n, T::default());
+    list
 }
 
 /// Slots of the word table a thread keeps between documents (the other tables and lists are
@@ -278,6 +308,9 @@ impl Tables {
             + 8 * (self.twice.once.capacity() + self.twice.twice.capacity())
             + 4 * (self.slot.capacity() + self.candidates.capacity())
             + 8 * self.windows.capacity()
+            + 8 * (self.spare.chars.capacity() + self.spare.prefix.capacity())
+            + 8 * self.spare.starts.capacity()
+            + self.spare.joined.capacity()
             + self.repeated.capacity()
     }
 }
@@ -300,7 +333,8 @@ impl NGrams {
         let bytes: usize = words.iter().map(|w| w.len()).sum();
         // The joined string is written eight bytes at a time where a word is short: the
         // bytes past its end are overwritten by the next word, and zeroed after the last.
-        let mut joined = vec![0; bytes + WINDOW + 8];
+        let spare = std::mem::take(&mut tables.spare);
+        let mut joined = zeroed(spare.joined, bytes + WINDOW + 8);
         let mut at = 0;
         for &w in words {
             // A word of up to 7 bytes is its own key (its bytes and length, never equal to
@@ -344,9 +378,9 @@ impl NGrams {
         joined.truncate(at + WINDOW);
         joined[at..].fill(0);
         // The running totals before each word (and after the last), written in place.
-        let mut chars = vec![0; words.len() + 1];
-        let mut starts = vec![0; words.len() + 1];
-        let mut prefix = vec![0; words.len() + 1];
+        let mut chars = zeroed(spare.chars, words.len() + 1);
+        let mut starts = zeroed(spare.starts, words.len() + 1);
+        let mut prefix = zeroed(spare.prefix, words.len() + 1);
         let (mut c, mut b, mut h) = (0, 0, 0);
         let after_each = chars[1..]
             .iter_mut()
