@@ -61,7 +61,7 @@ pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
         .iter()
         .filter(|l| python::len(l) <= t.short_line_length)
         .count();
-    let newlines = text.bytes().filter(|&b| b == b'\n').count();
+    let newlines = memchr::memchr_iter(b'\n', text.as_bytes()).count();
     Signals {
         line_punct_ratio: ratio(punct, lines.len()),
         short_line_ratio: ratio(short, lines.len()),
