@@ -64,6 +64,16 @@ impl<'a> Doc<'a> {
     }
 }
 
+/// A word of up to 7 bytes as one number: its bytes (first highest) and its length in the top
+/// byte. Two short words have the same key exactly when they are equal, and no short word's
+/// key has a top byte of 0.
+pub(crate) fn short_key(word: &[u8]) -> Option<u64> {
+    (word.len() <= 7).then(|| {
+        let bytes = word.iter().fold(0u64, |key, &b| key << 8 | b as u64);
+        (word.len() as u64) << 56 | bytes
+    })
+}
+
 /// `a / b` as Python divides two counts, except that nothing divided by nothing is 0 (where
 /// Python raises, DataTrove's filters have already returned).
 pub(crate) fn ratio(a: usize, b: usize) -> f64 {

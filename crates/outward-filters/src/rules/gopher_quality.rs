@@ -5,7 +5,7 @@
 use outward_base::counts::FilterRule;
 use serde::{Deserialize, Serialize};
 
-use crate::doc::{Doc, enabled, ratio};
+use crate::doc::{Doc, enabled, ratio, short_key};
 use crate::words::{is_datatrove_punctuation, python};
 use memchr::memmem;
 
@@ -119,7 +119,7 @@ impl<'t> WordsOf<'t> {
             stop_lengths: stop_words.iter().fold(0u64, |m, s| {
                 m | 1u64.checked_shl(s.len() as u32).unwrap_or(0)
             }),
-            packed_stops: stop_words.iter().map(|s| packed(s)).collect(),
+            packed_stops: stop_words.iter().map(|s| short_key(s.as_bytes())).collect(),
         }
     }
 
@@ -141,7 +141,7 @@ impl<'t> WordsOf<'t> {
         };
         let maybe_stop = w.len() >= 64 || self.stop_lengths & (1 << w.len()) != 0;
         let stop = maybe_stop
-            .then(|| match packed(w) {
+            .then(|| match short_key(w.as_bytes()) {
                 Some(key) => self.packed_stops.iter().position(|&s| s == Some(key)),
                 None => self.stop_words.iter().position(|s| s == w),
             })
@@ -186,15 +186,6 @@ impl Totals {
             self.stop_seen[i] = true;
         }
     }
-}
-
-/// A word of up to 7 bytes as one number (its bytes and its length): equal numbers, equal
-/// words.
-fn packed(word: &str) -> Option<u64> {
-    (word.len() <= 7).then(|| {
-        word.bytes()
-            .fold(word.len() as u64, |key, b| key << 8 | b as u64)
-    })
 }
 
 pub fn measure(doc: &Doc, thresholds: &Thresholds) -> Signals {

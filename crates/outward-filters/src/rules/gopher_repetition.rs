@@ -17,7 +17,7 @@
 use outward_base::counts::FilterRule;
 use serde::{Deserialize, Serialize};
 
-use crate::doc::{Doc, Vocabulary, enabled, find_duplicates, ratio};
+use crate::doc::{Doc, Vocabulary, enabled, find_duplicates, ratio, short_key};
 use crate::words::python;
 use outward_base::fxhash::{FxHashMap, FxHasher};
 use std::hash::Hasher;
@@ -191,15 +191,6 @@ fn base_power(len: usize) -> u64 {
 /// repeated window of this many bytes at a word start: the repeated n-gram passes visit only
 /// the word starts whose window repeats, or whose n-gram is shorter.
 const WINDOW: usize = 16;
-
-/// A word of up to 7 bytes as one number: its bytes (first highest) and its length in the top
-/// byte. Two short words have the same key exactly when they are equal.
-fn short_key(word: &[u8]) -> Option<u64> {
-    (word.len() <= 7).then(|| {
-        let bytes = word.iter().fold(0u64, |key, &b| key << 8 | b as u64);
-        (word.len() as u64) << 56 | bytes
-    })
-}
 
 /// What one distinct word contributes, computed once per distinct word.
 #[derive(Clone, Copy)]

@@ -202,11 +202,7 @@ fn chunk<'a>(s: &'a str, out: &mut Vec<&'a str>) {
         out.push(s);
         return;
     }
-    if let Some((side, split)) = mark_and_letters(s) {
-        let at = match side {
-            Side::After => s.char_indices().next_back().map_or(0, |(i, _)| i),
-            Side::Before => s.chars().next().map_or(0, char::len_utf8),
-        };
+    if let Some((at, split)) = mark_and_letters(s) {
         match split {
             true => out.extend([&s[..at], &s[at..]]),
             false => out.push(s),
@@ -265,9 +261,9 @@ enum Side {
 
 /// For a chunk of ASCII letters and one mark (a character that is not an ASCII letter or
 /// digit) before or after them ("crew,", "evening.", "ABC.", "(gain", "“You"), that is no
-/// exception (checked before): where the mark is, and whether the rules split it off
-/// (`true`) or keep the chunk whole (`false`); `None` when this shortcut does not know and
-/// the rules must run.
+/// exception (checked before): the byte where the mark and the letters meet, and whether
+/// the rules split the chunk there (`true`) or keep it whole (`false`); `None` when this
+/// shortcut does not know and the rules must run.
 ///
 /// Why the answer is a table: letters take no prefix (no prefix alternative is made of ASCII
 /// letters), no suffix (none ends in a letter without a digit or `'s` before it) and no infix
@@ -278,9 +274,9 @@ enum Side {
 /// next to it (`.` after a lower-case letter or after two capitals) alone, unless the
 /// letters or the mark are an exception (then the rules run), or an affix alternative
 /// longer than the mark begins or ends with it (then the mark's side is not in the table).
-/// The table is made by running the rules on one chunk of each shape, per thread, as marks
-/// are met.
-fn mark_and_letters(s: &str) -> Option<(Side, bool)> {
+/// The table is made by running the rules on one chunk of each shape: for the ASCII marks
+/// once, for the others per thread as they are met.
+fn mark_and_letters(s: &str) -> Option<(usize, bool)> {
     /// The rows of the ASCII marks, made once.
     static ASCII_ROWS: OnceLock<[[ShapeRow; 128]; 2]> = OnceLock::new();
     thread_local! {
@@ -337,7 +333,11 @@ fn mark_and_letters(s: &str) -> Option<(Side, bool)> {
     if special(letters).is_some() {
         return None;
     }
-    Some((side, split))
+    let at = match side {
+        Side::After => letters.len(),
+        Side::Before => mark.len_utf8(),
+    };
+    Some((at, split))
 }
 
 /// `mark_and_letters`' table row for `mark` on `side`: the rules run on a chunk of each
@@ -360,7 +360,6 @@ fn mark_splits(mark: char, side: Side) -> ShapeRow {
     let mut splits = [None; 6];
     let unknown = longer_affix
         || mark.is_ascii_alphanumeric()
-        || mark.is_whitespace()
         || python::is_space(mark)
         || special(mark.encode_utf8(&mut [0; 4])).is_some();
     if unknown {
