@@ -1,6 +1,8 @@
 //! One document's text as every filter reads it: its length in code points and its words
 //! (spaCy's English words, as DataTrove's `split_into_words`), split once and shared.
 
+use std::ops::Range;
+
 use crate::words::{python, spacy};
 
 /// A document's text, measured once for all filters.
@@ -31,6 +33,39 @@ impl<'a> Doc<'a> {
     pub fn new(text: &'a str) -> Doc<'a> {
         let mut tokens = Vec::with_capacity(text.len() / 4 + 1);
         spacy::tokens(text, &mut tokens);
+        Doc::of_tokens(text, tokens)
+    }
+
+    /// Where the tokens of the text C4 leaves are in it, when that text is the lines `kept`
+    /// of this one (byte ranges of stripped, not empty lines, in order) joined by line
+    /// feeds: these lines' tokens, with a `"\n"` between two lines, so that text is not split
+    /// again ([`Doc::with_tokens`]). A line's tokens are the same in both texts: spaCy splits
+    /// each chunk alone, a stripped line's first and last chunks are no white space, and a
+    /// line break is white space, so no chunk spans two lines, and the lone `"\n"` between
+    /// two lines is a token of its own (only a `' '` is absorbed).
+    pub(crate) fn rejoined_tokens(&self, kept: &[Range<usize>]) -> Vec<Range<usize>> {
+        let mut tokens = Vec::with_capacity(self.tokens.len());
+        let mut at = 0;
+        for (i, line) in kept.iter().enumerate() {
+            if i > 0 {
+                tokens.push(at..at + 1);
+                at += 1;
+            }
+            for token in self.tokens_within(&self.text[line.clone()]) {
+                let start = at + self.offset(token) - line.start;
+                tokens.push(start..start + token.len());
+            }
+            at += line.len();
+        }
+        tokens
+    }
+
+    /// The document of `text` whose tokens are at `tokens` (from [`Doc::rejoined_tokens`]).
+    pub(crate) fn with_tokens(text: &'a str, tokens: &[Range<usize>]) -> Doc<'a> {
+        Doc::of_tokens(text, tokens.iter().map(|t| &text[t.clone()]).collect())
+    }
+
+    fn of_tokens(text: &'a str, tokens: Vec<&'a str>) -> Doc<'a> {
         let mut words = Vec::with_capacity(tokens.len());
         words.extend(tokens.iter().copied().filter(|t| !spacy::is_space_token(t)));
         Doc {

@@ -378,18 +378,24 @@ pub fn apply_measuring(
     signals: bool,
 ) -> (Verdict, Option<Signals>) {
     let mut rewritten: Option<String> = None;
+    // Where the tokens of the text C4 left are, when they are its kept lines' tokens.
+    let mut rewritten_tokens: Option<Vec<std::ops::Range<usize>>> = None;
     // C4 kept every line: the text stays, and so does its split.
     let mut kept_whole = false;
     let mut kept_signals = None;
     let mut next = 0;
     while next < filters.len() {
-        // The text is split into words once, until C4 replaces it by its kept lines.
+        // The text is split into words once; when C4 replaces it by its kept lines, their
+        // tokens are the text's (unless C4 cut citations out of them).
         let replaced = {
             let current = rewritten.as_deref().unwrap_or(text);
             if current.is_empty() {
                 return (Verdict::Empty, None);
             }
-            let doc = Doc::new(current);
+            let doc = match rewritten_tokens.take() {
+                Some(tokens) => Doc::with_tokens(current, &tokens),
+                None => Doc::new(current),
+            };
             let mut known = Measured::default();
             let mut replaced = None;
             while next < filters.len() && replaced.is_none() {
@@ -404,6 +410,8 @@ pub fn apply_measuring(
                                 kept_whole = true;
                                 known.c4_quality = Some(s);
                             } else {
+                                rewritten_tokens =
+                                    s.kept_lines.as_deref().map(|k| doc.rejoined_tokens(k));
                                 replaced = Some(s.kept_text);
                             }
                         }
@@ -451,8 +459,14 @@ pub fn apply_measuring(
         rewritten = Some(text.to_string());
     }
     let signals = signals.then(|| {
-        kept_signals
-            .unwrap_or_else(|| Signals::measure(rewritten.as_deref().unwrap_or(text), config))
+        kept_signals.unwrap_or_else(|| {
+            let kept = rewritten.as_deref().unwrap_or(text);
+            let doc = match &rewritten_tokens {
+                Some(tokens) => Doc::with_tokens(kept, tokens),
+                None => Doc::new(kept),
+            };
+            Signals::of(&doc, config, Measured::default())
+        })
     });
     (Verdict::Keep(rewritten), signals)
 }
@@ -469,6 +483,33 @@ mod tests {
         Prices had been low all week, but the catch was good enough to cover the fuel.\n\
         Later, the captains met in the small cafe to talk about the weather to come.\n\
         Nobody expected the storm that the radio had promised for the next morning.";
+
+    /// The text C4 leaves is not split again: its kept lines' tokens, with a line feed
+    /// between two, are the tokens of splitting it (line breaks of every kind, white space
+    /// of every kind at a line's ends and inside it, a dropped line between two kept ones).
+    #[test]
+    fn the_kept_lines_tokens_are_the_kept_texts_tokens() {
+        let text = format!(
+            "{PROSE}\r\nA heading\n  Second  line,  spaced   out, is kept too!\u{2028}\
+             \u{a0}Third\tline with a tab: ends (here).\u{a0}\x0b\n\n\
+             short line\x1c\u{3000}A line with \"quotes\" and U.S. ends here. \u{85}\
+             Don't stop: a last line's end?\r"
+        );
+        let doc = Doc::new(&text);
+        let c4 = c4_quality::measure(&doc, &Config::default().c4_quality);
+        let kept = c4.kept_lines.as_deref().expect("every kept line whole");
+        assert_eq!(kept.len(), 11, "{:?}", c4.kept_text);
+        assert!(c4.lines > kept.len());
+        let fast = Doc::with_tokens(&c4.kept_text, &doc.rejoined_tokens(kept));
+        let slow = Doc::new(&c4.kept_text);
+        assert_eq!(fast.tokens, slow.tokens);
+        assert_eq!(fast.words, slow.words);
+        assert_eq!(fast.chars, slow.chars);
+        // A line C4 cut a citation out of is no line of the text: the chain splits again.
+        let cited = format!("{PROSE}\nThe storm came as the radio had said it would.[1]");
+        let c4 = c4_quality::measure(&Doc::new(&cited), &Config::default().c4_quality);
+        assert!(c4.kept_lines.is_none() && c4.kept_text.ends_with("would."));
+    }
 
     /// The signals `apply_measuring` makes from the chain's own split are those of the text
     /// the chain keeps: kept whole by C4, rewritten by C4 (a heading without a full stop

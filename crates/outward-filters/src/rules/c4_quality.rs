@@ -64,6 +64,10 @@ pub struct Signals {
     pub page_rule: Option<FilterRule>,
     /// The page as C4 keeps it: its kept lines (not in the output).
     pub kept_text: String,
+    /// Where each kept line is in the text (byte ranges), when `kept_text` is those lines
+    /// joined by line feeds: each kept whole (no citation cut out) and none empty. A later
+    /// filter then reads their tokens instead of splitting `kept_text` again (`Doc::rejoined`).
+    pub kept_lines: Option<Vec<std::ops::Range<usize>>>,
 }
 
 const END_PUNCTUATION: [char; 5] = ['.', '?', '!', '"', '\''];
@@ -198,8 +202,10 @@ pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
         sentences: 0,
         page_rule: None,
         kept_text: String::new(),
+        kept_lines: None,
     };
     let mut kept: Vec<std::borrow::Cow<str>> = Vec::new();
+    let mut kept_lines = Some(Vec::new());
     let mut lower = String::new();
     for line in lines {
         let line = python::strip(line);
@@ -244,10 +250,19 @@ pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
                 sentences::count(&line)
             };
         }
+        if let Some(spans) = &mut kept_lines {
+            if *line == *stripped && !line.is_empty() {
+                let start = doc.offset(stripped);
+                spans.push(start..start + stripped.len());
+            } else {
+                kept_lines = None;
+            }
+        }
         kept.push(line);
     }
     signals.lines_kept = kept.len();
     signals.kept_text = python::strip(&kept.join("\n")).to_string();
+    signals.kept_lines = kept_lines;
     signals
 }
 
