@@ -205,7 +205,7 @@ pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
         kept_lines: None,
     };
     let mut kept: Vec<std::borrow::Cow<str>> = Vec::new();
-    let mut kept_lines = Some(Vec::new());
+    let mut kept_lines = Some(Vec::with_capacity(lines.len()));
     let mut lower = String::new();
     for line in lines {
         let line = python::strip(line);

@@ -102,12 +102,8 @@ pub fn measure(doc: &Doc) -> Signals {
             starts,
             joined,
         } = ngrams;
-        tables.spare = Spare {
-            chars,
-            prefix,
-            starts,
-            joined,
-        };
+        let spare = &mut tables.spare;
+        (spare.chars, spare.prefix, spare.starts, spare.joined) = (chars, prefix, starts, joined);
         tables.shed();
         let _ = doc.vocabulary.set(Vocabulary { ids, distinct });
         (top, duplicated)
@@ -235,7 +231,7 @@ struct NGrams {
     prefix: Vec<u64>,
     /// Byte offset of word i in that joined string.
     starts: Vec<usize>,
-    /// The joined string, then `WINDOW` zero bytes.
+    /// The joined string, then `WINDOW` zero bytes (and bytes never read).
     joined: Vec<u8>,
 }
 
@@ -259,19 +255,20 @@ struct Tables {
     spare: Spare,
 }
 
-/// `NGrams`' lists, between documents.
+/// `NGrams`' lists, and the distinct words' `WordInfo`, between documents.
 #[derive(Default)]
 struct Spare {
+    info: Vec<WordInfo>,
     chars: Vec<usize>,
     prefix: Vec<u64>,
     starts: Vec<usize>,
     joined: Vec<u8>,
 }
 
-/// `list` emptied, then `n` zeros.
-fn zeroed<T: Copy + Default>(mut list: Vec<T>, n: usize) -> Vec<T> {
+/// `list` emptied, with room for `n`.
+fn emptied<T>(mut list: Vec<T>, n: usize) -> Vec<T> {
     list.clear();
-    list.resize(n, T::default());
+    list.reserve(n);
     list
 }
 
@@ -301,6 +298,7 @@ impl Tables {
             + 8 * self.windows.capacity()
             + 8 * (self.spare.chars.capacity() + self.spare.prefix.capacity())
             + 8 * self.spare.starts.capacity()
+            + std::mem::size_of::<WordInfo>() * self.spare.info.capacity()
             + self.spare.joined.capacity()
             + self.repeated.capacity()
     }
@@ -318,14 +316,20 @@ impl NGrams {
         let table = &mut tables.words;
         table.reset(words.len());
         let mut clashes: FxHashMap<&str, u32> = FxHashMap::default();
-        let mut first: Vec<&'a str> = Vec::new();
-        let mut info = Vec::new();
+        let mut first: Vec<&'a str> = Vec::with_capacity(words.len());
+        let spare = std::mem::take(&mut tables.spare);
+        let mut info = emptied(spare.info, words.len());
         let mut ids = Vec::with_capacity(words.len());
         let bytes: usize = words.iter().map(|w| w.len()).sum();
         // The joined string is written eight bytes at a time where a word is short: the
         // bytes past its end are overwritten by the next word, and zeroed after the last.
-        let spare = std::mem::take(&mut tables.spare);
-        let mut joined = zeroed(spare.joined, bytes + WINDOW + 8);
+        // The list keeps the length of the longest document's (only the part past it is
+        // zeroed when a longer one comes): what lies past this document's string is never
+        // read but by the window after its last word, which is zeroed.
+        let mut joined = spare.joined;
+        if joined.len() < bytes + WINDOW + 8 {
+            joined.resize(bytes + WINDOW + 8, 0);
+        }
         let mut at = 0;
         for &w in words {
             // A word of up to 7 bytes is its own key (its bytes and length, never equal to
@@ -366,24 +370,25 @@ impl NGrams {
             }
             at += w.len();
         }
-        joined.truncate(at + WINDOW);
-        joined[at..].fill(0);
-        // The running totals before each word (and after the last), written in place.
-        let mut chars = zeroed(spare.chars, words.len() + 1);
-        let mut starts = zeroed(spare.starts, words.len() + 1);
-        let mut prefix = zeroed(spare.prefix, words.len() + 1);
+        joined[at..at + WINDOW].fill(0);
+        // The running totals before each word (and after the last).
+        let mut chars = emptied(spare.chars, words.len() + 1);
+        let mut starts = emptied(spare.starts, words.len() + 1);
+        let mut prefix = emptied(spare.prefix, words.len() + 1);
         let (mut c, mut b, mut h) = (0, 0, 0);
-        let after_each = chars[1..]
-            .iter_mut()
-            .zip(&mut starts[1..])
-            .zip(&mut prefix[1..]);
-        for ((&id, w), ((chars, starts), prefix)) in ids.iter().zip(words).zip(after_each) {
+        chars.push(c);
+        starts.push(b);
+        prefix.push(h);
+        for (&id, w) in ids.iter().zip(words) {
             let word = info[id as usize];
             c += word.chars;
             b += w.len();
             h = add_mod(mul_mod(h, word.power), word.hash);
-            (*chars, *starts, *prefix) = (c, b, h);
+            chars.push(c);
+            starts.push(b);
+            prefix.push(h);
         }
+        tables.spare.info = info;
         let ngrams = NGrams {
             ids,
             chars,
@@ -764,6 +769,23 @@ mod tests {
             measure(&Doc::new(&small));
             let again = TABLES.with_borrow(Tables::held);
             assert!(again <= 3 << 19, "{again}");
+        })
+        .join()
+        .expect("the thread ends");
+    }
+
+    /// A thread's lists hold bytes of the documents before (the joined string is not zeroed
+    /// per document): a document measures the same after a longer one, its last window
+    /// included ("a b c d e" repeated: the 5-grams are shorter than a window).
+    #[test]
+    fn a_document_measures_the_same_after_a_longer_one() {
+        std::thread::spawn(|| {
+            let short = "a b c d e a b c d e f";
+            let longer = "zzzzzzzzzzzz yyyyyyyyyyyy xxxxxxxxxxxxxx ".repeat(40);
+            let alone = measure(&Doc::new(short));
+            assert!(alone.duplicated_n_gram_char_frac[0] > 0.0);
+            measure(&Doc::new(&longer));
+            assert_eq!(measure(&Doc::new(short)), alone);
         })
         .join()
         .expect("the thread ends");
