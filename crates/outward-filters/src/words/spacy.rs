@@ -121,8 +121,8 @@ pub fn is_space_token(token: &str) -> bool {
     }
 }
 
-/// Bits in [`SPECIAL_SHAPES`] (about 12 per exception).
-const SHAPE_BITS: u32 = 14;
+/// Bits in [`SPECIAL_SHAPES`]: 65,536 (8 KB), of which the 1,347 exceptions set about 2 %.
+const SHAPE_BITS: u32 = 16;
 
 // A shape holds the length in a byte.
 const _: () = assert!(tables::SPECIAL_MAX_BYTES <= u8::MAX as usize);
