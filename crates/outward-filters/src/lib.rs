@@ -327,26 +327,65 @@ impl Signals {
 }
 
 /// `metadata.signals`: an object per group of [`Signals::FIELDS`]; a rule that does not apply
-/// is left out.
+/// is left out. Groups and the fields in each come in the order of their names (bytes), as a
+/// JSON object of sorted keys writes them; written straight to the serializer (no object is
+/// built per document).
 impl Serialize for Signals {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde_json::{Map, Value};
-        let mut groups: Map<String, Value> = Map::new();
-        for (field, value) in Self::FIELDS.iter().zip(self.values()) {
-            let group = groups
-                .entry(field.group)
-                .or_insert_with(|| Value::Object(Map::new()));
-            let value = match value {
-                SignalValue::Count(n) => Value::from(n),
-                SignalValue::Ratio(x) => Value::from(x),
-                SignalValue::Rule(Some(rule)) => Value::from(rule.as_str()),
-                SignalValue::Rule(None) => continue,
+        use serde::ser::SerializeMap;
+        let values = self.values();
+        let order = fields_by_name();
+        let mut map = serializer.serialize_map(None)?;
+        let mut at = 0;
+        while at < order.len() {
+            let group = Self::FIELDS[order[at]].group;
+            let end = at
+                + order[at..]
+                    .iter()
+                    .take_while(|&&i| Self::FIELDS[i].group == group)
+                    .count();
+            let fields = SignalGroup {
+                fields: &order[at..end],
+                values: &values,
             };
-            if let Value::Object(map) = group {
-                map.insert(field.name.into(), value);
+            map.serialize_entry(group, &fields)?;
+            at = end;
+        }
+        map.end()
+    }
+}
+
+/// The indices of [`Signals::FIELDS`] ordered by group name, then field name.
+fn fields_by_name() -> &'static [usize; SIGNAL_FIELDS] {
+    static ORDER: std::sync::OnceLock<[usize; SIGNAL_FIELDS]> = std::sync::OnceLock::new();
+    ORDER.get_or_init(|| {
+        let mut order: [usize; SIGNAL_FIELDS] = std::array::from_fn(|i| i);
+        let key = |&i: &usize| (Signals::FIELDS[i].group, Signals::FIELDS[i].name);
+        order.sort_by_key(key);
+        order
+    })
+}
+
+/// One group's fields (indices into [`Signals::FIELDS`]) and the values of all.
+struct SignalGroup<'a> {
+    fields: &'a [usize],
+    values: &'a [SignalValue; SIGNAL_FIELDS],
+}
+
+impl Serialize for SignalGroup<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(None)?;
+        for &i in self.fields {
+            let name = Signals::FIELDS[i].name;
+            match self.values[i] {
+                SignalValue::Count(n) => map.serialize_entry(name, &n)?,
+                SignalValue::Ratio(x) => map.serialize_entry(name, &x)?,
+                SignalValue::Rule(Some(rule)) => map.serialize_entry(name, rule.as_str())?,
+                SignalValue::Rule(None) => {}
             }
         }
-        groups.serialize(serializer)
+        map.end()
     }
 }
 
@@ -483,6 +522,38 @@ mod tests {
         Prices had been low all week, but the catch was good enough to cover the fuel.\n\
         Later, the captains met in the small cafe to talk about the weather to come.\n\
         Nobody expected the storm that the radio had promised for the next morning.";
+
+    /// The signals are written as an object of sorted keys would write them: the same JSON,
+    /// byte for byte, as building `serde_json` values per group (a rule that does not apply
+    /// left out, an empty `would_drop` kept).
+    #[test]
+    fn signals_write_as_sorted_objects_do() {
+        use serde_json::{Map, Value};
+        let config = Config::default();
+        for text in [PROSE, "lorem ipsum dolor sit amet.\nshort", "x"] {
+            let signals = Signals::measure(text, &config);
+            let mut groups: Map<String, Value> = Map::new();
+            for (field, value) in Signals::FIELDS.iter().zip(signals.values()) {
+                let group = groups
+                    .entry(field.group)
+                    .or_insert_with(|| Value::Object(Map::new()));
+                let value = match value {
+                    SignalValue::Count(n) => Value::from(n),
+                    SignalValue::Ratio(x) => Value::from(x),
+                    SignalValue::Rule(Some(rule)) => Value::from(rule.as_str()),
+                    SignalValue::Rule(None) => continue,
+                };
+                if let Value::Object(map) = group {
+                    map.insert(field.name.into(), value);
+                }
+            }
+            assert_eq!(
+                serde_json::to_string(&signals).expect("signals write"),
+                serde_json::to_string(&groups).expect("values write"),
+                "{text:?}"
+            );
+        }
+    }
 
     /// The text C4 leaves is not split again: its kept lines' tokens, with a line feed
     /// between two, are the tokens of splitting it (line breaks of every kind, white space
