@@ -730,15 +730,66 @@ fn find_infixes(s: &str, found: &mut Vec<(usize, usize)>) {
     }
 }
 
-/// spaCy's URL_PATTERN in Rust's syntax, `any` standing for its `\S`; the private-address
-/// lookaheads become the `ip` group, checked after the match.
-fn url_pattern(any: &str) -> String {
+/// Whether the URL pattern bounds a host label to 64 characters and the top-level domain to
+/// 63, as spaCy's does, or leaves both unbounded (`Bounds::Open`: a far smaller automaton,
+/// each bounded repetition being that many copies of a large Unicode class). The two match
+/// alike, `ip` group included, on a string where no host can hold a run of [`LONG_RUN`]
+/// characters of a label's or the top-level domain's class ([`has_long_run`]): there no
+/// label or domain of a match reaches a bound, so the two have the same matches, tried in
+/// the same order.
+#[derive(Clone, Copy, PartialEq)]
+enum Bounds {
+    Exact,
+    Open,
+}
+
+/// No label (at most 64 characters) or top-level domain (at most 63) of spaCy's pattern is
+/// this long.
+const LONG_RUN: usize = 64;
+
+/// Whether `s` has a run of [`LONG_RUN`] characters each of a label's class or the top-level
+/// domain's (lower-case letters) where a host can be: in a run of host characters (those and
+/// dots) that starts the string or follows a user's `@` or a scheme's `://`. (The pattern is
+/// a scheme, a user, the host, a port and a path, in that order; the host starts after one
+/// of those three and holds host characters only.)
+fn has_long_run(s: &str) -> bool {
+    if s.len() < LONG_RUN {
+        return false;
+    }
+    let (mut run, mut may_be_host) = (0, true);
+    for (i, c) in s.char_indices() {
+        let in_run = c.is_ascii_alphanumeric()
+            || matches!(c, '_' | '-' | '\u{a1}'..='\u{ffff}')
+            || in_ranges(tables::ALPHA_LOWER, c as u32);
+        if in_run {
+            run += 1;
+            if may_be_host && run >= LONG_RUN {
+                return true;
+            }
+        } else {
+            run = 0;
+            if c != '.' {
+                may_be_host = c == '@' || (c == '/' && s[..i].ends_with(":/"));
+            }
+        }
+    }
+    false
+}
+
+/// spaCy's URL_PATTERN in Rust's syntax, `any` standing for its `\S`, its label and
+/// top-level domain bounded or not; the private-address lookaheads become the `ip` group,
+/// checked after the match.
+fn url_pattern(any: &str, bounds: Bounds) -> String {
+    let (label, domain) = match bounds {
+        Bounds::Exact => ("{0,62}", "{2,63}"),
+        Bounds::Open => ("*", "{2,}"),
+    };
     let mut lower = String::new();
     for &(lo, hi) in tables::ALPHA_LOWER {
         lower.push_str(&format!("\\x{{{lo:x}}}-\\x{{{hi:x}}}"));
     }
     format!(
-        r"^(?:(?:[\w\+\-\.]{{2,}})://)?(?:{any}+(?::{any}*)?@)?(?:(?P<ip>(?:[1-9]\d?|1\d\d|2[01]\d|22[0-3])(?:\.(?:1?\d{{1,2}}|2[0-4]\d|25[0-5])){{2}}(?:\.(?:[1-9]\d?|1\d\d|2[0-4]\d|25[0-4])))|(?:(?:[A-Za-z0-9\x{{a1}}-\x{{ffff}}][A-Za-z0-9\x{{a1}}-\x{{ffff}}_-]{{0,62}})?[A-Za-z0-9\x{{a1}}-\x{{ffff}}]\.)+(?:[{lower}]{{2,63}}))(?::\d{{2,5}})?(?:[/?#]{any}*)?$"
+        r"^(?:(?:[\w\+\-\.]{{2,}})://)?(?:{any}+(?::{any}*)?@)?(?:(?P<ip>(?:[1-9]\d?|1\d\d|2[01]\d|22[0-3])(?:\.(?:1?\d{{1,2}}|2[0-4]\d|25[0-5])){{2}}(?:\.(?:[1-9]\d?|1\d\d|2[0-4]\d|25[0-4])))|(?:(?:[A-Za-z0-9\x{{a1}}-\x{{ffff}}][A-Za-z0-9\x{{a1}}-\x{{ffff}}_-]{label})?[A-Za-z0-9\x{{a1}}-\x{{ffff}}]\.)+(?:[{lower}]{domain}))(?::\d{{2,5}})?(?:[/?#]{any}*)?$"
     )
 }
 
@@ -751,13 +802,21 @@ struct UrlMatcher {
     pikevm: PikeVM,
 }
 
-fn url_matcher() -> &'static UrlMatcher {
-    static URL: OnceLock<UrlMatcher> = OnceLock::new();
-    URL.get_or_init(|| {
+/// The matcher for `s`: of the open pattern unless `s` has a long run (`Bounds`); each is
+/// built when first needed.
+fn url_matcher(s: &str) -> &'static UrlMatcher {
+    static EXACT: OnceLock<UrlMatcher> = OnceLock::new();
+    static OPEN: OnceLock<UrlMatcher> = OnceLock::new();
+    let (matcher, bounds) = match has_long_run(s) {
+        true => (&EXACT, Bounds::Exact),
+        false => (&OPEN, Bounds::Open),
+    };
+    matcher.get_or_init(|| {
         // It is matched against parts of chunks, which hold no white space: there `\S` is
         // any character (`(?s:.)`, a far smaller automaton to build;
         // `no_chunk_character_is_white_space_to_the_regex`).
-        let nfa = NFA::new(&url_pattern("(?s:.)")).expect("the URL pattern compiles");
+        let pattern = url_pattern("(?s:.)", bounds);
+        let nfa = NFA::new(&pattern).expect("the URL pattern compiles");
         UrlMatcher {
             backtrack: BoundedBacktracker::new_from_nfa(nfa.clone())
                 .expect("a backtracker of the URL pattern"),
@@ -768,7 +827,7 @@ fn url_matcher() -> &'static UrlMatcher {
 
 /// Whether the URL pattern matches `s`, and where its `ip` group is.
 fn url_match(s: &str) -> Option<Option<std::ops::Range<usize>>> {
-    let url = url_matcher();
+    let url = url_matcher(s);
     let mut caps = url.pikevm.create_captures();
     if s.len() <= url.backtrack.max_haystack_len() {
         let mut cache = url.backtrack.create_cache();
@@ -950,7 +1009,7 @@ mod tests {
     /// its `ip` group included, on URLs, addresses, near misses and long parts.
     #[test]
     fn the_url_matcher_matches_as_the_regex() {
-        let regex = regex::Regex::new(&url_pattern(r"\S")).unwrap();
+        let regex = regex::Regex::new(&url_pattern(r"\S", Bounds::Exact)).unwrap();
         let long = format!("https://example.com/{}", "a-b".repeat(4000));
         let cases = [
             "www.example.com/a-b",
@@ -969,12 +1028,83 @@ mod tests {
             "a@b.cd",
             long.as_str(),
         ];
-        for s in cases {
+        // Labels and top-level domains at and past their bounds, and long runs elsewhere (the
+        // exact automaton's strings), beside short strings of URL characters (the open one's).
+        let x = |n: usize| "x".repeat(n);
+        let at_bounds = [
+            format!("{}.com", x(64)),
+            format!("{}.com", x(65)),
+            format!("a.{}", x(63)),
+            format!("a.{}", x(64)),
+            format!("a.b.{}.{}", x(64), x(63)),
+            format!("{}.{}.com", x(10), x(80)),
+            format!("example.com/{}", x(70)),
+            format!("{}@b.com", x(70)),
+            format!("{}.{}", "\u{e9}".repeat(64), x(2)),
+            format!("http://{}-{}.org", x(40), x(30)),
+            format!("http://{}.org/a", x(70)),
+            format!("a@b@{}.org", x(70)),
+            format!("a.com/{}@{}.org", x(3), x(70)),
+            format!("a.com:{}.org", x(70)),
+            format!("{}:/{}.org", x(3), x(70)),
+        ];
+        // Hosts of random labels and endings, some with a stray character: URLs and near
+        // misses.
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let label_chars = ['a', 'b', 'x', '1', '0', '-', '_', 'A', '\u{e9}', '\u{4e2d}'];
+        let starts = ["", "", "http://", "u@", "a:b@", "1.", "10.", "192.168."];
+        let tlds = [
+            "com",
+            "c",
+            "co1",
+            "\u{e9}\u{e9}",
+            "\u{4e2d}",
+            "ab",
+            "0",
+            "COM",
+        ];
+        let ends = ["", "", ":80", ":8", "/p", "?q=1", "#f", "/", ":"];
+        let stray = ['.', '@', ':', '/', '-', '1', '\u{1ee00}'];
+        let short: Vec<String> = (0..20_000)
+            .map(|_| {
+                let mut url = starts[next(starts.len())].to_string();
+                for _ in 0..1 + next(3) {
+                    for _ in 0..1 + next(4) {
+                        url.push(label_chars[next(label_chars.len())]);
+                    }
+                    url.push('.');
+                }
+                url.push_str(tlds[next(tlds.len())]);
+                url.push_str(ends[next(ends.len())]);
+                if next(4) == 0 {
+                    let at = url
+                        .char_indices()
+                        .nth(next(url.chars().count()))
+                        .map_or(0, |(i, _)| i);
+                    url.insert(at, stray[next(stray.len())]);
+                }
+                url
+            })
+            .collect();
+        let mut matched = 0;
+        for s in cases
+            .into_iter()
+            .chain(at_bounds.iter().map(String::as_str))
+            .chain(short.iter().map(String::as_str))
+        {
             let by_regex = regex
                 .captures(s)
                 .map(|caps| caps.name("ip").map(|ip| ip.range()));
+            matched += usize::from(by_regex.is_some());
             assert_eq!(url_match(s), by_regex, "{s}");
         }
+        assert!(matched > 1_000 && matched < 19_000, "{matched}");
     }
 
     #[test]
