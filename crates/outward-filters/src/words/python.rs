@@ -43,20 +43,34 @@ pub fn is_decimal(c: char) -> bool {
 /// every white space and line break of Python's starts with such a byte, so a scan for them
 /// steps over the bytes before it, eight at a time.
 #[inline]
-pub fn skip_plain(bytes: &[u8], mut i: usize) -> usize {
+pub fn skip_plain(bytes: &[u8], i: usize) -> usize {
+    skip_ascii_from::<0x21>(bytes, i)
+}
+
+/// The first index from `i` on whose byte is below `0x1f` or not ASCII, or `bytes.len()`:
+/// every line break of Python's starts with such a byte (spaces do not stop it).
+#[inline]
+fn skip_to_control(bytes: &[u8], i: usize) -> usize {
+    skip_ascii_from::<0x1f>(bytes, i)
+}
+
+/// The first index from `i` on whose byte is below `LOW` (at most `0x80`) or not ASCII, or
+/// `bytes.len()`, eight bytes at a time.
+#[inline]
+fn skip_ascii_from<const LOW: u8>(bytes: &[u8], mut i: usize) -> usize {
     const ONES: u64 = u64::from_le_bytes([0x01; 8]);
     const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
     while let Some(eight) = bytes.get(i..i + 8) {
         let x = u64::from_le_bytes(eight.try_into().expect("eight bytes"));
-        // The high bit of each byte that is not ASCII, and of each below 0x21 (a borrow can
+        // The high bit of each byte that is not ASCII, and of each below LOW (a borrow can
         // set it in a byte above one that is, never below: the lowest set bit is exact).
-        let flagged = (x | (x.wrapping_sub(ONES * 0x21) & !x)) & HIGH;
+        let flagged = (x | (x.wrapping_sub(ONES * LOW as u64) & !x)) & HIGH;
         if flagged != 0 {
             return i + (flagged.trailing_zeros() / 8) as usize;
         }
         i += 8;
     }
-    while i < bytes.len() && (0x21..0x80).contains(&bytes[i]) {
+    while i < bytes.len() && (LOW..0x80).contains(&bytes[i]) {
         i += 1;
     }
     i
@@ -122,7 +136,7 @@ pub fn splitlines(s: &str) -> Vec<&str> {
     let mut start = 0;
     let mut i = 0;
     while i < bytes.len() {
-        i = skip_plain(bytes, i);
+        i = skip_to_control(bytes, i);
         if i == bytes.len() {
             break;
         }
@@ -183,11 +197,17 @@ mod tests {
         assert_eq!(splitlines(&all), by_chars);
     }
 
-    /// `skip_plain` stops where a byte loop stops, at every offset of every 8-byte window
-    /// position: each byte value, alone among plain bytes and after another flagged byte.
+    /// `skip_plain` and `skip_to_control` stop where a byte loop stops, at every offset of
+    /// every 8-byte window position: each byte value, alone among plain bytes and after
+    /// another flagged byte.
     #[test]
     fn skip_plain_stops_at_the_first_flagged_byte() {
-        let plain = |b: u8| (0x21..0x80).contains(&b);
+        check_skip(0x21, skip_plain);
+        check_skip(0x1f, skip_to_control);
+    }
+
+    fn check_skip(low: u8, skip: fn(&[u8], usize) -> usize) {
+        let plain = |b: u8| (low..0x80).contains(&b);
         for value in 0..=255u8 {
             for at in 0..20 {
                 for earlier in [None, Some(0x20u8), Some(0x00), Some(0xff)] {
@@ -200,7 +220,7 @@ mod tests {
                         let by_loop = (from..bytes.len())
                             .find(|&i| !plain(bytes[i]))
                             .unwrap_or(bytes.len());
-                        assert_eq!(skip_plain(&bytes, from), by_loop, "{value} {at} {from}");
+                        assert_eq!(skip(&bytes, from), by_loop, "{low} {value} {at} {from}");
                     }
                 }
             }
