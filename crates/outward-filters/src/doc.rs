@@ -3,6 +3,7 @@
 
 use std::ops::Range;
 
+use crate::vocabulary::{self, Vocabulary};
 use crate::words::{python, spacy};
 
 /// A document's text, measured once for all filters.
@@ -16,17 +17,8 @@ pub struct Doc<'a> {
     pub words: Vec<&'a str>,
     /// Python's `text.splitlines()`, split when a filter first asks.
     lines: std::cell::OnceCell<Vec<&'a str>>,
-    /// The words' ids, left by the first filter that numbers them (Gopher repetition) for
-    /// the others to read each distinct word once.
-    pub(crate) vocabulary: std::cell::OnceCell<Vocabulary<'a>>,
-}
-
-/// A document's words numbered: equal words, equal ids.
-pub(crate) struct Vocabulary<'a> {
-    /// Each word's id.
-    pub ids: Vec<u32>,
-    /// Each id's word (its first occurrence).
-    pub distinct: Vec<&'a str>,
+    /// The words numbered, when a filter first asks.
+    vocabulary: std::cell::OnceCell<Vocabulary<'a>>,
 }
 
 impl<'a> Doc<'a> {
@@ -76,6 +68,12 @@ impl<'a> Doc<'a> {
             lines: std::cell::OnceCell::new(),
             vocabulary: std::cell::OnceCell::new(),
         }
+    }
+
+    /// The words numbered (Gopher quality and repetition both read them).
+    pub(crate) fn vocabulary(&self) -> &Vocabulary<'a> {
+        self.vocabulary
+            .get_or_init(|| vocabulary::number(&self.words))
     }
 
     /// Python's `text.splitlines()` (Gopher quality and C4 both read them).

@@ -14,6 +14,8 @@
 
 mod doc;
 pub mod rules;
+mod table;
+mod vocabulary;
 pub mod words;
 
 use std::fmt;
@@ -152,14 +154,12 @@ impl Signals {
 
     /// The signals of `doc`'s text; the measures in `known` are of that text.
     fn of(doc: &Doc, config: &Config, known: Measured) -> Signals {
-        // Gopher repetition first: the words' ids it leaves make Gopher quality's count
-        // cheaper.
-        let gopher_repetition = known
-            .gopher_repetition
-            .unwrap_or_else(|| gopher_repetition::measure(doc));
         let gopher_quality = known
             .gopher_quality
             .unwrap_or_else(|| gopher_quality::measure(doc, &config.gopher_quality));
+        let gopher_repetition = known
+            .gopher_repetition
+            .unwrap_or_else(|| gopher_repetition::measure(doc));
         let c4_quality = known
             .c4_quality
             .unwrap_or_else(|| c4_quality::measure(doc, &config.c4_quality));

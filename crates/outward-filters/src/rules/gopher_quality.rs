@@ -193,18 +193,14 @@ pub fn measure(doc: &Doc, thresholds: &Thresholds) -> Signals {
     let words = &doc.words;
     let words_of = WordsOf::new(thresholds);
     let mut totals = Totals::new(thresholds.stop_words.len());
-    match doc.vocabulary.get() {
-        // Each distinct word is read once, and counted as often as it occurs.
-        Some(vocabulary) => {
-            let mut occurrences = vec![0usize; vocabulary.distinct.len()];
-            for &id in &vocabulary.ids {
-                occurrences[id as usize] += 1;
-            }
-            for (w, &n) in vocabulary.distinct.iter().zip(&occurrences) {
-                totals.add(&words_of.word(w), n);
-            }
-        }
-        None => words.iter().for_each(|w| totals.add(&words_of.word(w), 1)),
+    // Each distinct word is read once, and counted as often as it occurs.
+    let vocabulary = doc.vocabulary();
+    let mut occurrences = vec![0usize; vocabulary.distinct.len()];
+    for &id in &vocabulary.ids {
+        occurrences[id as usize] += 1;
+    }
+    for (w, &n) in vocabulary.distinct.iter().zip(&occurrences) {
+        totals.add(&words_of.word(w), n);
     }
     let Totals {
         non_symbol,
@@ -294,19 +290,32 @@ pub fn decide(s: &Signals, t: &Thresholds) -> Option<FilterRule> {
 mod tests {
     use super::*;
 
-    /// Counting each distinct word once by the ids Gopher repetition leaves gives the counts
-    /// of reading every word.
+    /// Counting each distinct word once by the document's ids gives the counts of reading
+    /// every word.
     #[test]
     fn counts_from_the_ids_are_the_counts_of_the_words() {
         let text = "The cat, the hat... and the bat! ### caf\u{e9} \u{2022} na\u{ef}ve ...\n\
             - the the and \u{2026} 12 (x) x x x";
         let thresholds = Thresholds::default();
         let doc = Doc::new(text);
-        let by_words = measure(&doc, &thresholds);
-        crate::rules::gopher_repetition::measure(&doc);
-        assert!(doc.vocabulary.get().is_some());
-        assert_eq!(measure(&doc, &thresholds), by_words);
-        assert_eq!(by_words.stop_words, 2);
+        let by_ids = measure(&doc, &thresholds);
+        let words_of = WordsOf::new(&thresholds);
+        let mut by_words = Totals::new(thresholds.stop_words.len());
+        doc.words
+            .iter()
+            .for_each(|w| by_words.add(&words_of.word(w), 1));
+        assert!(doc.vocabulary().distinct.len() < doc.words.len());
+        assert_eq!(by_ids.non_symbol_words, by_words.non_symbol);
+        assert_eq!(
+            by_ids.mean_word_length,
+            by_words.non_symbol_chars as f64 / by_words.non_symbol as f64
+        );
+        assert_eq!(
+            by_ids.alpha_words_ratio,
+            by_words.alpha as f64 / doc.words.len() as f64
+        );
+        assert_eq!(by_ids.stop_words, 2);
+        assert_eq!(by_words.stop_seen.iter().filter(|&&s| s).count(), 2);
     }
 
     /// Stop words are counted by the word, each once, whatever their length (short ones

@@ -17,10 +17,9 @@
 use outward_base::counts::FilterRule;
 use serde::{Deserialize, Serialize};
 
-use crate::doc::{Doc, Vocabulary, enabled, find_duplicates, ratio, short_key};
+use crate::doc::{Doc, enabled, find_duplicates, ratio};
+use crate::table::Table;
 use crate::words::python;
-use outward_base::fxhash::{FxHashMap, FxHasher};
-use std::hash::Hasher;
 
 /// DataTrove's arguments and defaults; `null` turns a rule off. The n of `top_n_grams` is 2 to
 /// 4 and of `dup_n_grams` 5 to 10 (the rules the manifest has names for).
@@ -89,23 +88,16 @@ pub fn measure(doc: &Doc) -> Signals {
     let (para_dup, para_chars) = find_duplicates(paragraphs.iter().copied());
     let lines = split_runs(text, 1);
     let (line_dup, line_chars) = find_duplicates(lines.iter().copied());
+    let vocabulary = doc.vocabulary();
     let (top, duplicated) = TABLES.with_borrow_mut(|tables| {
-        let (ngrams, distinct) = NGrams::new(&doc.words, tables);
+        let ngrams = NGrams::new(&doc.words, &vocabulary.ids, &vocabulary.distinct, tables);
         let top = ngrams.top_chars(tables).map(|c| ratio(c, doc.chars));
         let duplicated = ngrams.duplicated_chars(tables).map(|c| ratio(c, doc.chars));
-        // The ids stay with the document (the other filters read distinct words once); the
-        // other lists stay with the thread.
-        let NGrams {
-            ids,
-            chars,
-            prefix,
-            starts,
-            joined,
-        } = ngrams;
+        // The lists stay with the thread.
         let spare = &mut tables.spare;
-        (spare.chars, spare.prefix, spare.starts, spare.joined) = (chars, prefix, starts, joined);
+        (spare.chars, spare.prefix, spare.starts, spare.joined) =
+            (ngrams.chars, ngrams.prefix, ngrams.starts, ngrams.joined);
         tables.shed();
-        let _ = doc.vocabulary.set(Vocabulary { ids, distinct });
         (top, duplicated)
     });
     Signals {
@@ -197,6 +189,8 @@ struct WordInfo {
     power: u64,
     /// Python's `len`.
     chars: usize,
+    /// Its first 8 bytes (zeros past its end).
+    head: [u8; 8],
 }
 
 impl WordInfo {
@@ -213,18 +207,22 @@ impl WordInfo {
         if let [last] = pairs.remainder() {
             hash = add_mod(mul_mod(hash, BASE), *last as u64 + 1);
         }
+        let mut head = [0; 8];
+        let first = bytes.len().min(8);
+        head[..first].copy_from_slice(&bytes[..first]);
         WordInfo {
             hash,
             power: base_power(bytes.len()),
             chars: python::len(word),
+            head,
         }
     }
 }
 
 /// A document's words as the n-gram rules need them.
-struct NGrams {
-    /// Each word's id (equal words, equal ids).
-    ids: Vec<u32>,
+struct NGrams<'d> {
+    /// Each word's id (equal words, equal ids: the document's).
+    ids: &'d [u32],
     /// Characters of the words before word i (`chars[words.len()]`: all).
     chars: Vec<usize>,
     /// The polynomial hash of the words' bytes joined by nothing, up to word i.
@@ -240,8 +238,6 @@ struct NGrams {
 /// cleared), so a document allocates and clears nothing in proportion to its words.
 #[derive(Default)]
 struct Tables {
-    /// A word's key (`short_key`, or a hash of a longer word) to its id.
-    words: Table<u64, u32>,
     top: Table<u128, (u32, u32)>,
     twice: SeenTwice,
     seen: Table<u64, ()>,
@@ -272,16 +268,13 @@ fn emptied<T>(mut list: Vec<T>, n: usize) -> Vec<T> {
     list
 }
 
-/// Slots of the word table a thread keeps between documents (the other tables and lists are
-/// smaller): about 1.5 MB in all at most; after a larger document (more than about 8,000
-/// words) everything is freed.
-const KEPT_SLOTS: usize = 1 << 14;
+/// Words a thread keeps room for between documents (every table and list holds at most a
+/// slot or two or an entry per word): after a larger document everything is freed.
+const KEPT_WORDS: usize = 1 << 13;
 
 impl Tables {
     fn shed(&mut self) {
-        // The word table is the largest (two slots per word of the largest document seen);
-        // every other table and list holds at most a slot or an entry per word.
-        if self.words.slots.len() > KEPT_SLOTS {
+        if self.spare.chars.capacity() > KEPT_WORDS + 1 {
             *self = Tables::default();
         }
     }
@@ -290,8 +283,7 @@ impl Tables {
     #[cfg(test)]
     fn held(&self) -> usize {
         use std::mem::size_of_val;
-        size_of_val(&self.words.slots[..])
-            + size_of_val(&self.top.slots[..])
+        size_of_val(&self.top.slots[..])
             + size_of_val(&self.seen.slots[..])
             + 8 * (self.twice.once.capacity() + self.twice.twice.capacity())
             + 4 * (self.slot.capacity() + self.candidates.capacity())
@@ -308,18 +300,12 @@ thread_local! {
     static TABLES: std::cell::RefCell<Tables> = std::cell::RefCell::default();
 }
 
-impl NGrams {
-    /// The n-grams of `words`, and each id's word.
-    fn new<'a>(words: &[&'a str], tables: &mut Tables) -> (NGrams, Vec<&'a str>) {
-        // Distinct words by their hash, checked against the word that took the id; a word
-        // whose hash another word holds (never seen in practice) gets its id from `clashes`.
-        let table = &mut tables.words;
-        table.reset(words.len());
-        let mut clashes: FxHashMap<&str, u32> = FxHashMap::default();
-        let mut first: Vec<&'a str> = Vec::with_capacity(words.len());
+impl<'d> NGrams<'d> {
+    /// The n-grams of `words`, whose ids are `ids` (id i: `distinct[i]`).
+    fn new(words: &[&str], ids: &'d [u32], distinct: &[&str], tables: &mut Tables) -> NGrams<'d> {
         let spare = std::mem::take(&mut tables.spare);
-        let mut info = emptied(spare.info, words.len());
-        let mut ids = Vec::with_capacity(words.len());
+        let mut info = emptied(spare.info, distinct.len());
+        info.extend(distinct.iter().map(|w| WordInfo::of(w)));
         let bytes: usize = words.iter().map(|w| w.len()).sum();
         // The joined string is written eight bytes at a time where a word is short: the
         // bytes past its end are overwritten by the next word, and zeroed after the last.
@@ -331,44 +317,13 @@ impl NGrams {
             joined.resize(bytes + WINDOW + 8, 0);
         }
         let mut at = 0;
-        for &w in words {
-            // A word of up to 7 bytes is its own key (its bytes and length, never equal to
-            // a longer word's key, whose top byte is 0); a longer word's key is a hash, and
-            // the word that took it is compared.
-            let short = short_key(w.as_bytes());
-            let key = short.unwrap_or_else(|| {
-                let mut hasher = FxHasher::default();
-                hasher.write(w.as_bytes());
-                hasher.finish() >> 8
-            });
-            let slot = table.slot(key, u32::MAX);
-            let held = *table.value(slot);
-            let id = if held != u32::MAX && (short.is_some() || first[held as usize] == w) {
-                held
-            } else if let Some(&id) = clashes.get(w) {
-                id
-            } else {
-                info.push(WordInfo::of(w));
-                first.push(w);
-                let id = info.len() as u32 - 1;
-                if held == u32::MAX {
-                    *table.value_mut(slot) = id;
-                } else {
-                    clashes.insert(w, id);
-                }
-                id
-            };
-            ids.push(id);
-            match short {
-                Some(key) => {
-                    // The key's low bytes are the word's, first byte highest.
-                    let len = w.len();
-                    let eight = (key << (64 - 8 * len)).to_be_bytes();
-                    joined[at..at + 8].copy_from_slice(&eight);
-                }
-                None => joined[at..at + w.len()].copy_from_slice(w.as_bytes()),
+        for (&w, &id) in words.iter().zip(ids) {
+            let len = w.len();
+            match len {
+                0..=8 => joined[at..at + 8].copy_from_slice(&info[id as usize].head),
+                _ => joined[at..at + len].copy_from_slice(w.as_bytes()),
             }
-            at += w.len();
+            at += len;
         }
         joined[at..at + WINDOW].fill(0);
         // The running totals before each word (and after the last).
@@ -389,14 +344,13 @@ impl NGrams {
             prefix.push(h);
         }
         tables.spare.info = info;
-        let ngrams = NGrams {
+        NGrams {
             ids,
             chars,
             prefix,
             starts,
             joined,
-        };
-        (ngrams, first)
+        }
     }
 
     fn len(&self) -> usize {
@@ -648,91 +602,6 @@ pub fn decide(s: &Signals, t: &Thresholds) -> Option<FilterRule> {
     None
 }
 
-/// An open-addressing hash table of integer keys, reset and reused for each pass: the
-/// n-gram passes insert once per word, and a general map's hashing, growth and clearing were
-/// most of their cost. A slot belongs to the current pass only when it carries the pass's
-/// generation, so a reset clears nothing.
-#[derive(Default)]
-struct Table<K, V> {
-    slots: Vec<(K, V, u32)>,
-    shift: u32,
-    generation: u32,
-}
-
-trait Key: Copy + Default + PartialEq {
-    fn spread(self) -> u64;
-}
-
-impl Key for u64 {
-    fn spread(self) -> u64 {
-        self.wrapping_mul(0x9e37_79b9_7f4a_7c15)
-    }
-}
-
-impl Key for u128 {
-    fn spread(self) -> u64 {
-        ((self as u64) ^ ((self >> 64) as u64).rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15)
-    }
-}
-
-impl<K: Key, V: Copy + Default> Table<K, V> {
-    /// Empties the table, with room for `n` keys at most half full.
-    fn reset(&mut self, n: usize) {
-        let size = (n * 2).next_power_of_two().max(16);
-        self.generation = self.generation.wrapping_add(1);
-        if self.slots.len() < size || self.generation == 0 {
-            self.slots = vec![(K::default(), V::default(), 0); size];
-            self.generation = 1;
-        }
-        // Only the first `size` slots are used: a small document after a large one probes a
-        // small, cached part of the table.
-        self.shift = 64 - size.trailing_zeros();
-    }
-
-    /// The slot of `key`, and whether it holds it already (else it is the free slot where
-    /// it goes).
-    fn probe(&self, key: K) -> (usize, bool) {
-        let mask = (1usize << (64 - self.shift)) - 1;
-        let mut i = (key.spread() >> self.shift) as usize;
-        loop {
-            let slot = &self.slots[i];
-            if slot.2 != self.generation {
-                return (i, false);
-            }
-            if slot.0 == key {
-                return (i, true);
-            }
-            i = (i + 1) & mask;
-        }
-    }
-
-    /// The slot of `key`, inserted with `init` when absent.
-    fn slot(&mut self, key: K, init: V) -> usize {
-        let (i, found) = self.probe(key);
-        if !found {
-            self.slots[i] = (key, init, self.generation);
-        }
-        i
-    }
-
-    fn value(&self, slot: usize) -> &V {
-        &self.slots[slot].1
-    }
-
-    fn value_mut(&mut self, slot: usize) -> &mut V {
-        &mut self.slots[slot].1
-    }
-
-    /// Adds `key`; whether it was absent.
-    fn insert(&mut self, key: K) -> bool {
-        let (i, found) = self.probe(key);
-        if !found {
-            self.slots[i] = (key, V::default(), self.generation);
-        }
-        !found
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -749,7 +618,8 @@ mod tests {
         // DataTrove's "".join makes "ab c ..." and "a bc ..." the same 5-gram.
         let words = ["ab", "c", "d", "e", "f", "a", "bc", "d", "e", "f"];
         let mut tables = Tables::default();
-        let (g, _) = NGrams::new(&words, &mut tables);
+        let v = crate::vocabulary::number(&words);
+        let g = NGrams::new(&words, &v.ids, &v.distinct, &mut tables);
         assert_eq!(g.duplicated_chars(&mut tables)[0], 6);
         // The top 2-gram: every 2-gram once but "d e" and "e f" twice: the first, "d e".
         assert_eq!(g.top_chars(&mut tables)[0], 3 * 2);
@@ -867,7 +737,8 @@ mod tests {
                 })
                 .collect();
             let mut tables = Tables::default();
-            let (g, _) = NGrams::new(&words, &mut tables);
+            let v = crate::vocabulary::number(&words);
+            let g = NGrams::new(&words, &v.ids, &v.distinct, &mut tables);
             let top = g.top_chars(&mut tables);
             let duplicated = g.duplicated_chars(&mut tables);
             for n in 2..=4 {

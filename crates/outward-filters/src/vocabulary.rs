@@ -1,0 +1,108 @@
+//! A document's words numbered: [`Vocabulary`], made by [`number`] once per document for
+//! every filter that counts words (Gopher quality reads each distinct word once, Gopher
+//! repetition compares n-grams by their words' ids).
+//!
+//! Invariants: equal words have equal ids and different words different ids, numbered from 0
+//! in order of first occurrence (a word of up to 7 bytes is its own key; a longer word's key
+//! is a hash, checked against the word that took it). The table a thread keeps between
+//! documents never changes a result.
+
+use std::cell::RefCell;
+use std::hash::Hasher;
+
+use outward_base::fxhash::{FxHashMap, FxHasher};
+
+use crate::doc::short_key;
+use crate::table::Table;
+
+/// A document's words numbered: equal words, equal ids.
+pub(crate) struct Vocabulary<'a> {
+    /// Each word's id.
+    pub ids: Vec<u32>,
+    /// Each id's word (its first occurrence).
+    pub distinct: Vec<&'a str>,
+}
+
+/// Slots of the table a thread keeps between documents: after a document of more than
+/// about 8,000 words it is freed.
+const KEPT_SLOTS: usize = 1 << 14;
+
+thread_local! {
+    /// A word's key (`short_key`, or a hash of a longer word) to its id.
+    static WORDS: RefCell<Table<u64, u32>> = RefCell::default();
+}
+
+/// `words` numbered.
+pub(crate) fn number<'a>(words: &[&'a str]) -> Vocabulary<'a> {
+    WORDS.with_borrow_mut(|table| {
+        table.reset(words.len());
+        // A word whose hash another word holds (never seen in practice) gets its id here.
+        let mut clashes: FxHashMap<&str, u32> = FxHashMap::default();
+        let mut distinct: Vec<&'a str> = Vec::with_capacity(words.len());
+        let mut ids = Vec::with_capacity(words.len());
+        for &w in words {
+            let short = short_key(w.as_bytes());
+            let key = short.unwrap_or_else(|| {
+                let mut hasher = FxHasher::default();
+                hasher.write(w.as_bytes());
+                hasher.finish() >> 8
+            });
+            let slot = table.slot(key, u32::MAX);
+            let held = *table.value(slot);
+            let id = if held != u32::MAX && (short.is_some() || distinct[held as usize] == w) {
+                held
+            } else if let Some(&id) = clashes.get(w) {
+                id
+            } else {
+                distinct.push(w);
+                let id = distinct.len() as u32 - 1;
+                if held == u32::MAX {
+                    *table.value_mut(slot) = id;
+                } else {
+                    clashes.insert(w, id);
+                }
+                id
+            };
+            ids.push(id);
+        }
+        if table.slots.len() > KEPT_SLOTS {
+            *table = Table::default();
+        }
+        Vocabulary { ids, distinct }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Ids by first occurrence, short and long words, non-ASCII and words that share a
+    /// prefix; a thread keeps no large table.
+    #[test]
+    fn numbers_words_by_first_occurrence() {
+        std::thread::spawn(|| {
+            let words = [
+                "the",
+                "cat",
+                "the",
+                "extraordinary",
+                "caf\u{e9}",
+                "cat",
+                "extraordinarily",
+                "extraordinary",
+                "a",
+                "",
+                "a",
+            ];
+            let v = number(&words);
+            assert_eq!(v.ids, [0, 1, 0, 2, 3, 1, 4, 2, 5, 6, 5]);
+            assert_eq!(v.distinct[2], "extraordinary");
+            let many: Vec<String> = (0..20_000).map(|i| format!("w{i}")).collect();
+            let many: Vec<&str> = many.iter().map(String::as_str).collect();
+            assert_eq!(number(&many).distinct.len(), 20_000);
+            assert_eq!(WORDS.with_borrow(|t| t.slots.len()), 0);
+        })
+        .join()
+        .expect("the thread ends");
+    }
+}
