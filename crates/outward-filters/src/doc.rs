@@ -1,5 +1,7 @@
-//! One document's text as every filter reads it: its length in code points and its words
-//! (spaCy's English words, as DataTrove's `split_into_words`), split once and shared.
+//! One document's text as every filter reads it: its length in code points, its words
+//! (spaCy's English words, as DataTrove's `split_into_words`) split once, numbered once when a
+//! filter first asks (`vocabulary.rs`), and its lines; all shared. A text C4 rewrites to its
+//! kept lines takes their tokens from the page's split (`rejoined_tokens`).
 
 use std::ops::Range;
 
