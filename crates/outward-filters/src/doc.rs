@@ -59,6 +59,14 @@ impl<'a> Doc<'a> {
         Doc::of_tokens(text, tokens.iter().map(|t| &text[t.clone()]).collect())
     }
 
+    /// The document of `text`: with its tokens at `tokens` when they are known, else split.
+    pub(crate) fn split_unless_known(text: &'a str, tokens: Option<&[Range<usize>]>) -> Doc<'a> {
+        match tokens {
+            Some(tokens) => Doc::with_tokens(text, tokens),
+            None => Doc::new(text),
+        }
+    }
+
     fn of_tokens(text: &'a str, tokens: Vec<&'a str>) -> Doc<'a> {
         let mut words = Vec::with_capacity(tokens.len());
         words.extend(tokens.iter().copied().filter(|t| !spacy::is_space_token(t)));

@@ -431,10 +431,7 @@ pub fn apply_measuring(
             if current.is_empty() {
                 return (Verdict::Empty, None);
             }
-            let doc = match rewritten_tokens.take() {
-                Some(tokens) => Doc::with_tokens(current, &tokens),
-                None => Doc::new(current),
-            };
+            let doc = Doc::split_unless_known(current, rewritten_tokens.take().as_deref());
             let mut known = Measured::default();
             let mut replaced = None;
             while next < filters.len() && replaced.is_none() {
@@ -500,10 +497,7 @@ pub fn apply_measuring(
     let signals = signals.then(|| {
         kept_signals.unwrap_or_else(|| {
             let kept = rewritten.as_deref().unwrap_or(text);
-            let doc = match &rewritten_tokens {
-                Some(tokens) => Doc::with_tokens(kept, tokens),
-                None => Doc::new(kept),
-            };
+            let doc = Doc::split_unless_known(kept, rewritten_tokens.as_deref());
             Signals::of(&doc, config, Measured::default())
         })
     });

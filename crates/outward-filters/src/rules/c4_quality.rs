@@ -66,7 +66,8 @@ pub struct Signals {
     pub kept_text: String,
     /// Where each kept line is in the text (byte ranges), when `kept_text` is those lines
     /// joined by line feeds: each kept whole (no citation cut out) and none empty. A later
-    /// filter then reads their tokens instead of splitting `kept_text` again (`Doc::rejoined`).
+    /// filter then reads their tokens instead of splitting `kept_text` again
+    /// (`Doc::rejoined_tokens`).
     pub kept_lines: Option<Vec<std::ops::Range<usize>>>,
 }
 

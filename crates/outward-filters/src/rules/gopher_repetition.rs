@@ -316,17 +316,8 @@ impl<'d> NGrams<'d> {
         if joined.len() < bytes + WINDOW + 8 {
             joined.resize(bytes + WINDOW + 8, 0);
         }
-        let mut at = 0;
-        for (&w, &id) in words.iter().zip(ids) {
-            let len = w.len();
-            match len {
-                0..=8 => joined[at..at + 8].copy_from_slice(&info[id as usize].head),
-                _ => joined[at..at + len].copy_from_slice(w.as_bytes()),
-            }
-            at += len;
-        }
-        joined[at..at + WINDOW].fill(0);
-        // The running totals before each word (and after the last).
+        // With it, the running totals before each word (and after the last); a word's start
+        // in the joined string is the bytes before it.
         let mut chars = emptied(spare.chars, words.len() + 1);
         let mut starts = emptied(spare.starts, words.len() + 1);
         let mut prefix = emptied(spare.prefix, words.len() + 1);
@@ -334,15 +325,21 @@ impl<'d> NGrams<'d> {
         chars.push(c);
         starts.push(b);
         prefix.push(h);
-        for (&id, w) in ids.iter().zip(words) {
+        for (&w, &id) in words.iter().zip(ids) {
             let word = info[id as usize];
+            let len = w.len();
+            match len {
+                0..=8 => joined[b..b + 8].copy_from_slice(&word.head),
+                _ => joined[b..b + len].copy_from_slice(w.as_bytes()),
+            }
             c += word.chars;
-            b += w.len();
+            b += len;
             h = add_mod(mul_mod(h, word.power), word.hash);
             chars.push(c);
             starts.push(b);
             prefix.push(h);
         }
+        joined[b..b + WINDOW].fill(0);
         tables.spare.info = info;
         NGrams {
             ids,
