@@ -26,8 +26,9 @@ pub struct Doc<'a> {
 impl<'a> Doc<'a> {
     pub fn new(text: &'a str) -> Doc<'a> {
         let mut tokens = Vec::with_capacity(text.len() / 4 + 1);
-        spacy::tokens(text, &mut tokens);
-        Doc::of_tokens(text, tokens)
+        let mut words = Vec::with_capacity(text.len() / 4 + 1);
+        spacy::tokens_and_words(text, &mut tokens, &mut words);
+        Doc::of_parts(text, tokens, words)
     }
 
     /// Where the tokens of the text C4 leaves are in it, when that text is the lines `kept`
@@ -70,6 +71,10 @@ impl<'a> Doc<'a> {
     fn of_tokens(text: &'a str, tokens: Vec<&'a str>) -> Doc<'a> {
         let mut words = Vec::with_capacity(tokens.len());
         words.extend(tokens.iter().copied().filter(|t| !spacy::is_space_token(t)));
+        Doc::of_parts(text, tokens, words)
+    }
+
+    fn of_parts(text: &'a str, tokens: Vec<&'a str>, words: Vec<&'a str>) -> Doc<'a> {
         Doc {
             text,
             chars: python::len(text),
@@ -130,10 +135,12 @@ pub(crate) fn enabled(threshold: Option<f64>) -> Option<f64> {
 
 /// DataTrove's `find_duplicates`: how many elements repeat an earlier one, and their
 /// characters.
-pub(crate) fn find_duplicates<'a>(elements: impl IntoIterator<Item = &'a str>) -> (usize, usize) {
+pub(crate) fn find_duplicates(elements: &[&str]) -> (usize, usize) {
     let mut seen = outward_base::fxhash::FxHashSet::default();
+    // Sized once: growing it rehashed every element again.
+    seen.reserve(elements.len());
     let (mut elements_dup, mut chars_dup) = (0, 0);
-    for e in elements {
+    for &e in elements {
         if !seen.insert(e) {
             elements_dup += 1;
             chars_dup += python::len(e);

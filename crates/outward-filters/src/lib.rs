@@ -504,6 +504,19 @@ pub fn apply_measuring(
     (Verdict::Keep(rewritten), signals)
 }
 
+/// A fixed generator of numbers below `n` (xorshift64 from `seed`, never 0), for tests that
+/// draw many inputs and must draw the same ones on every run.
+#[cfg(test)]
+pub(crate) fn draws(seed: u64) -> impl FnMut(usize) -> usize {
+    let mut state = seed;
+    move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -65,10 +65,7 @@ pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
     Signals {
         line_punct_ratio: ratio(punct, lines.len()),
         short_line_ratio: ratio(short, lines.len()),
-        char_dup_ratio: ratio(
-            find_duplicates(lines.iter().copied()).1,
-            doc.chars - newlines,
-        ),
+        char_dup_ratio: ratio(find_duplicates(&lines).1, doc.chars - newlines),
         list_ratio: ratio(newlines, doc.words.len()),
     }
 }

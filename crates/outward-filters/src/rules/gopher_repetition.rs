@@ -85,9 +85,9 @@ pub struct Signals {
 pub fn measure(doc: &Doc) -> Signals {
     let text = doc.text;
     let paragraphs = split_runs(python::strip(text), 2);
-    let (para_dup, para_chars) = find_duplicates(paragraphs.iter().copied());
+    let (para_dup, para_chars) = find_duplicates(&paragraphs);
     let lines = split_runs(text, 1);
-    let (line_dup, line_chars) = find_duplicates(lines.iter().copied());
+    let (line_dup, line_chars) = find_duplicates(&lines);
     let vocabulary = doc.vocabulary();
     let (top, duplicated) = TABLES.with_borrow_mut(|tables| {
         let ngrams = NGrams::new(&doc.words, &vocabulary.ids, &vocabulary.distinct, tables);
@@ -721,18 +721,11 @@ mod tests {
             "aaaaaaaaaaaaaaaaaaaa",
             "aaaa",
         ];
-        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = crate::draws(0x2545_f491_4f6c_dd1d);
         for doc in 0..400 {
             let len = doc % 60;
             let span = 2 + doc % (vocab.len() - 1);
-            let words: Vec<&str> = (0..len)
-                .map(|_| {
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
-                    vocab[(state % span as u64) as usize]
-                })
-                .collect();
+            let words: Vec<&str> = (0..len).map(|_| vocab[next(span)]).collect();
             let mut tables = Tables::default();
             let v = crate::vocabulary::number(&words);
             let g = NGrams::new(&words, &v.ids, &v.distinct, &mut tables);
