@@ -205,7 +205,8 @@ pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
         kept_text: String::new(),
         kept_lines: None,
     };
-    let mut kept: Vec<std::borrow::Cow<str>> = Vec::new();
+    // The kept lines joined by line feeds, written as they are kept.
+    let mut kept_text = String::with_capacity(doc.text.len());
     let mut kept_lines = Some(Vec::with_capacity(lines.len()));
     let mut lower = String::new();
     for line in lines {
@@ -259,10 +260,19 @@ pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
                 kept_lines = None;
             }
         }
-        kept.push(line);
+        if signals.lines_kept > 0 {
+            kept_text.push('\n');
+        }
+        kept_text.push_str(&line);
+        signals.lines_kept += 1;
     }
-    signals.lines_kept = kept.len();
-    signals.kept_text = python::strip(&kept.join("\n")).to_string();
+    // Python strips the joined lines: only a line that lost a citation can leave white
+    // space at an end.
+    let stripped = python::strip(&kept_text);
+    if stripped.len() != kept_text.len() {
+        kept_text = stripped.to_string();
+    }
+    signals.kept_text = kept_text;
     signals.kept_lines = kept_lines;
     signals
 }
