@@ -5,9 +5,10 @@
 //!
 //! N-grams are compared without building their strings: a top n-gram (words joined by a
 //! space, and no word holds a space) is its words' ids; a repeated n-gram is DataTrove's
-//! words joined by nothing, so "ab"+"c" equals "a"+"bc", and it is compared by a 61-bit
-//! polynomial hash of those bytes and their length (a false match needs two different
-//! n-grams of one document to collide).
+//! words joined by nothing, so "ab"+"c" equals "a"+"bc", and it is read in the document's
+//! words joined once: one shorter than `WINDOW` bytes is compared by its bytes and length
+//! exactly, a longer one by a 64-bit hash of its bytes and length (a false match needs two
+//! different n-grams of one document to collide).
 //!
 //! The n-gram passes count only what can repeat: an n-gram that occurs once changes no
 //! count and no walk, so each pass skips the positions a cheaper test proves unique (a bit set
@@ -95,8 +96,7 @@ pub fn measure(doc: &Doc) -> Signals {
         let duplicated = ngrams.duplicated_chars(tables).map(|c| ratio(c, doc.chars));
         // The lists stay with the thread.
         let spare = &mut tables.spare;
-        (spare.chars, spare.prefix, spare.starts, spare.joined) =
-            (ngrams.chars, ngrams.prefix, ngrams.starts, ngrams.joined);
+        (spare.chars, spare.starts, spare.joined) = (ngrams.chars, ngrams.starts, ngrams.joined);
         tables.shed();
         (top, duplicated)
     });
@@ -129,52 +129,6 @@ fn split_runs(text: &str, min: usize) -> Vec<&str> {
     pieces
 }
 
-const MODULUS: u64 = (1 << 61) - 1;
-const BASE: u64 = 1_000_003;
-
-const fn mul_mod(a: u64, b: u64) -> u64 {
-    let p = a as u128 * b as u128;
-    let folded = (p as u64 & MODULUS) + (p >> 61) as u64;
-    if folded >= MODULUS {
-        folded - MODULUS
-    } else {
-        folded
-    }
-}
-
-/// `(a + b) mod MODULUS` for `a, b <= MODULUS` (no division).
-fn add_mod(a: u64, b: u64) -> u64 {
-    let s = a + b;
-    if s >= MODULUS { s - MODULUS } else { s }
-}
-
-/// `BASE^k` for the byte lengths of most words and n-grams (see [`base_power`]).
-static POWERS: [u64; 1024] = {
-    let mut powers = [1u64; 1024];
-    let mut k = 1;
-    while k < powers.len() {
-        powers[k] = mul_mod(powers[k - 1], BASE);
-        k += 1;
-    }
-    powers
-};
-
-/// `BASE^len`: from the table, or by squaring for a longer span.
-fn base_power(len: usize) -> u64 {
-    if let Some(&power) = POWERS.get(len) {
-        return power;
-    }
-    let (mut power, mut base, mut exp) = (1, BASE, len);
-    while exp > 0 {
-        if exp & 1 == 1 {
-            power = mul_mod(power, base);
-        }
-        base = mul_mod(base, base);
-        exp >>= 1;
-    }
-    power
-}
-
 /// A repeated n-gram (joined by nothing) at least this many bytes long starts with a
 /// repeated window of this many bytes at a word start: the repeated n-gram passes visit only
 /// the word starts whose window repeats, or whose n-gram is shorter.
@@ -183,10 +137,6 @@ const WINDOW: usize = 16;
 /// What one distinct word contributes, computed once per distinct word.
 #[derive(Clone, Copy)]
 struct WordInfo {
-    /// The polynomial hash of its bytes.
-    hash: u64,
-    /// `BASE^bytes`.
-    power: u64,
     /// Python's `len`.
     chars: usize,
     /// Its first 8 bytes (zeros past its end).
@@ -195,28 +145,21 @@ struct WordInfo {
 
 impl WordInfo {
     fn of(word: &str) -> WordInfo {
-        // Two bytes a step: h * BASE^2 + (a + 1) * BASE + (b + 1), which stays below 2^61 - 1
-        // before its one reduction, since (a + 1) * BASE + (b + 1) < 2^29.
         let bytes = word.as_bytes();
-        let mut pairs = bytes.chunks_exact(2);
-        let mut hash = 0;
-        for pair in &mut pairs {
-            let low = (pair[0] as u64 + 1) * BASE + pair[1] as u64 + 1;
-            hash = add_mod(mul_mod(hash, POWERS[2]), low);
-        }
-        if let [last] = pairs.remainder() {
-            hash = add_mod(mul_mod(hash, BASE), *last as u64 + 1);
-        }
         let mut head = [0; 8];
         let first = bytes.len().min(8);
         head[..first].copy_from_slice(&bytes[..first]);
         WordInfo {
-            hash,
-            power: base_power(bytes.len()),
             chars: python::len(word),
             head,
         }
     }
+}
+
+/// `a * b` folded to 64 bits (the high half xor the low), the step of the long n-grams' hash.
+fn folded_multiply(a: u64, b: u64) -> u64 {
+    let product = a as u128 * b as u128;
+    product as u64 ^ (product >> 64) as u64
 }
 
 /// A document's words as the n-gram rules need them.
@@ -225,9 +168,7 @@ struct NGrams<'d> {
     ids: &'d [u32],
     /// Characters of the words before word i (`chars[words.len()]`: all).
     chars: Vec<usize>,
-    /// The polynomial hash of the words' bytes joined by nothing, up to word i.
-    prefix: Vec<u64>,
-    /// Byte offset of word i in that joined string.
+    /// Byte offset of word i in the words joined by nothing.
     starts: Vec<usize>,
     /// The joined string, then `WINDOW` zero bytes (and bytes never read).
     joined: Vec<u8>,
@@ -240,7 +181,7 @@ struct NGrams<'d> {
 struct Tables {
     top: Table<u128, (u32, u32)>,
     twice: SeenTwice,
-    seen: Table<u64, ()>,
+    seen: Table<u128, ()>,
     slot: Vec<u32>,
     /// Each word start's window hash (the repeated n-gram passes).
     windows: Vec<u64>,
@@ -256,7 +197,6 @@ struct Tables {
 struct Spare {
     info: Vec<WordInfo>,
     chars: Vec<usize>,
-    prefix: Vec<u64>,
     starts: Vec<usize>,
     joined: Vec<u8>,
 }
@@ -288,8 +228,7 @@ impl Tables {
             + 8 * (self.twice.once.capacity() + self.twice.twice.capacity())
             + 4 * (self.slot.capacity() + self.candidates.capacity())
             + 8 * self.windows.capacity()
-            + 8 * (self.spare.chars.capacity() + self.spare.prefix.capacity())
-            + 8 * self.spare.starts.capacity()
+            + 8 * (self.spare.chars.capacity() + self.spare.starts.capacity())
             + std::mem::size_of::<WordInfo>() * self.spare.info.capacity()
             + self.spare.joined.capacity()
             + self.repeated.capacity()
@@ -320,11 +259,9 @@ impl<'d> NGrams<'d> {
         // in the joined string is the bytes before it.
         let mut chars = emptied(spare.chars, words.len() + 1);
         let mut starts = emptied(spare.starts, words.len() + 1);
-        let mut prefix = emptied(spare.prefix, words.len() + 1);
-        let (mut c, mut b, mut h) = (0, 0, 0);
+        let (mut c, mut b) = (0, 0);
         chars.push(c);
         starts.push(b);
-        prefix.push(h);
         for (&w, &id) in words.iter().zip(ids) {
             let word = info[id as usize];
             let len = w.len();
@@ -334,17 +271,14 @@ impl<'d> NGrams<'d> {
             }
             c += word.chars;
             b += len;
-            h = add_mod(mul_mod(h, word.power), word.hash);
             chars.push(c);
             starts.push(b);
-            prefix.push(h);
         }
         joined[b..b + WINDOW].fill(0);
         tables.spare.info = info;
         NGrams {
             ids,
             chars,
-            prefix,
             starts,
             joined,
         }
@@ -425,12 +359,33 @@ impl<'d> NGrams<'d> {
         top
     }
 
-    /// The hash and byte length of words i..i+n joined by nothing.
-    fn joined_key(&self, i: usize, n: usize) -> (u64, usize) {
-        let len = self.starts[i + n] - self.starts[i];
-        let power = base_power(len);
-        let h = add_mod(self.prefix[i + n], MODULUS - mul_mod(self.prefix[i], power));
-        (h, len)
+    /// Words i..i+n joined by nothing, as a key equal for equal strings: shorter than
+    /// `WINDOW` bytes, its bytes and length (exact); else a hash of its bytes and length, with
+    /// the top bit set (a short key's top byte is its length, below 16).
+    fn joined_key(&self, i: usize, n: usize) -> u128 {
+        let (at, len) = (self.starts[i], self.starts[i + n] - self.starts[i]);
+        let eight = |k: usize| {
+            u64::from_le_bytes(
+                self.joined[at + k..at + k + 8]
+                    .try_into()
+                    .expect("eight bytes"),
+            )
+        };
+        if len < WINDOW {
+            let bytes = (eight(0) as u128 | (eight(8) as u128) << 64) & ((1u128 << (8 * len)) - 1);
+            return bytes | (len as u128) << 120;
+        }
+        const SEED: u64 = 0x243f_6a88_85a3_08d3;
+        const STEP: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut hash = folded_multiply(SEED ^ len as u64, STEP);
+        let mut k = 0;
+        while k + 8 < len {
+            hash = folded_multiply(hash ^ eight(k), STEP);
+            k += 8;
+        }
+        // The last eight bytes (overlapping the step before when len is no multiple of 8).
+        hash = folded_multiply(hash ^ eight(len - 8), STEP);
+        (1u128 << 127) | (len as u128) << 64 | hash as u128
     }
 
     /// A hash of the `WINDOW` bytes from word i's start (past the end, zeros).
@@ -496,10 +451,7 @@ impl<'d> NGrams<'d> {
                 if i < next {
                     continue;
                 }
-                let (hash, len) = self.joined_key(i, n);
-                // The 61-bit hash and the length in one key, never 0.
-                let key = ((hash << 3) ^ (len as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)) | 1;
-                if !seen.insert(key) {
+                if !seen.insert(self.joined_key(i, n)) {
                     repeated += self.span_chars(i, n);
                     next = i + n;
                 }
@@ -699,8 +651,8 @@ mod tests {
 
     /// The passes that skip what cannot repeat give what DataTrove's string passes give, on
     /// texts that repeat a lot: few words (some the joins of others, some long enough that a
-    /// window covers less than a 5-gram, some not ASCII, one so long that its n-grams pass
-    /// `POWERS`), drawn by a fixed generator.
+    /// window covers less than a 5-gram, some not ASCII, one of 400 bytes, so that a long n-gram's hash takes many steps), drawn
+    /// by a fixed generator.
     #[test]
     fn skipping_passes_count_as_the_string_passes() {
         let long = "long".repeat(100);

@@ -214,7 +214,11 @@ fn leading_ascii_letters(x: u64) -> usize {
 /// DataTrove's `split_into_words` for English: the tokens that are not white space.
 pub fn words(text: &str) -> Vec<&str> {
     let mut words = Vec::with_capacity(text.len() / 5 + 1);
-    tokens_and_words(text, &mut Vec::with_capacity(text.len() / 4 + 1), &mut words);
+    tokens_and_words(
+        text,
+        &mut Vec::with_capacity(text.len() / 4 + 1),
+        &mut words,
+    );
     words
 }
 
