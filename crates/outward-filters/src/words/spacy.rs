@@ -258,7 +258,7 @@ static SPECIAL_SHAPES: [u64; 1 << (SHAPE_BITS - 6)] = {
 };
 
 /// The exception `s` is, if any.
-#[inline]
+#[inline(always)]
 fn special(s: &str) -> Option<&'static [&'static str]> {
     if s.is_empty() || s.len() > tables::SPECIAL_MAX_BYTES {
         return None;
