@@ -294,11 +294,77 @@ const REMEMBERED_CHUNK_BYTES: usize = 48;
 /// many threads pays it once each).
 const REMEMBERED_CHUNKS: usize = 8_192;
 
+/// Tokens a remembered chunk splits into at most (a chunk of more is split again each time).
+const REMEMBERED_TOKENS: usize = 14;
+
+/// The token lengths of chunks split by the rules (a word and its comma, a quoted word):
+/// spaCy's tokenizer remembers them the same way; a chunk splits the same wherever it is.
+/// The chunks' bytes are kept one after another in one list, so remembering one allocates
+/// nothing but when a list grows.
+#[derive(Default)]
+struct Splits {
+    /// The remembered chunks' bytes.
+    bytes: Vec<u8>,
+    /// A chunk's hash to where its bytes are and its tokens' lengths (a chunk whose hash
+    /// another took is found by neither: its bytes differ).
+    by_hash: FxHashMap<u64, Remembered>,
+}
+
+#[derive(Clone, Copy)]
+struct Remembered {
+    at: u32,
+    len: u8,
+    tokens: u8,
+    lengths: [u8; REMEMBERED_TOKENS],
+}
+
+impl Splits {
+    fn hash(s: &str) -> u64 {
+        use std::hash::Hasher;
+        let mut hasher = outward_base::fxhash::FxHasher::default();
+        hasher.write(s.as_bytes());
+        hasher.finish()
+    }
+
+    /// The token lengths of `s`, if remembered.
+    fn get(&self, s: &str, hash: u64) -> Option<&[u8]> {
+        let found = self.by_hash.get(&hash)?;
+        let at = found.at as usize;
+        (self.bytes[at..at + found.len as usize] == *s.as_bytes())
+            .then(|| &found.lengths[..found.tokens as usize])
+    }
+
+    /// Remembers that `s` (of up to `REMEMBERED_CHUNK_BYTES`) splits into `tokens`.
+    fn remember(&mut self, s: &str, hash: u64, tokens: &[&str]) {
+        if tokens.len() > REMEMBERED_TOKENS {
+            return;
+        }
+        if self.by_hash.len() >= REMEMBERED_CHUNKS {
+            self.by_hash.clear();
+            self.bytes.clear();
+        }
+        let mut lengths = [0; REMEMBERED_TOKENS];
+        for (length, token) in lengths.iter_mut().zip(tokens) {
+            *length = token.len() as u8;
+        }
+        let at = self.bytes.len() as u32;
+        self.bytes.extend_from_slice(s.as_bytes());
+        let remembered = Remembered {
+            at,
+            len: s.len() as u8,
+            tokens: tokens.len() as u8,
+            lengths,
+        };
+        self.by_hash.insert(hash, remembered);
+    }
+}
+
+// A remembered chunk's bytes are addressed by a u32 and its length by a u8.
+const _: () = assert!(REMEMBERED_CHUNK_BYTES <= u8::MAX as usize);
+const _: () = assert!(REMEMBERED_CHUNK_BYTES * REMEMBERED_CHUNKS <= u32::MAX as usize);
+
 thread_local! {
-    /// The token lengths of chunks split by the rules (a word and its comma, a quoted word):
-    /// spaCy's tokenizer remembers them the same way; a chunk splits the same wherever it is.
-    static SPLITS: std::cell::RefCell<FxHashMap<Box<str>, Box<[u8]>>> =
-        std::cell::RefCell::default();
+    static SPLITS: std::cell::RefCell<Splits> = std::cell::RefCell::default();
 }
 
 /// The tokens of a chunk of ASCII letters: an exception's, else the chunk (no prefix, suffix
@@ -327,14 +393,14 @@ fn chunk<'a>(s: &'a str, out: &mut Vec<&'a str>) {
         }
         return;
     }
-    let remembered = s.len() <= REMEMBERED_CHUNK_BYTES;
-    if remembered
+    let remembered = (s.len() <= REMEMBERED_CHUNK_BYTES).then(|| Splits::hash(s));
+    if let Some(hash) = remembered
         && SPLITS.with_borrow(|splits| {
-            let Some(lengths) = splits.get(s) else {
+            let Some(lengths) = splits.get(s, hash) else {
                 return false;
             };
             let mut at = 0;
-            for &n in lengths.iter() {
+            for &n in lengths {
                 out.push(&s[at..at + n as usize]);
                 at += n as usize;
             }
@@ -345,14 +411,8 @@ fn chunk<'a>(s: &'a str, out: &mut Vec<&'a str>) {
     }
     let first = out.len();
     split_by_rules(s, out);
-    if remembered {
-        let lengths: Box<[u8]> = out[first..].iter().map(|t| t.len() as u8).collect();
-        SPLITS.with_borrow_mut(|splits| {
-            if splits.len() >= REMEMBERED_CHUNKS {
-                splits.clear();
-            }
-            splits.insert(s.into(), lengths);
-        });
+    if let Some(hash) = remembered {
+        SPLITS.with_borrow_mut(|splits| splits.remember(s, hash, &out[first..]));
     }
 }
 
@@ -1046,6 +1106,30 @@ mod tests {
             assert!(first.len() > text.split(' ').count(), "{first:?}");
             assert_eq!(words(text), first, "{text}");
         }
+    }
+
+    /// The memory of splits answers only for the chunk it holds: another chunk of the same
+    /// hash is not found, a chunk of more tokens than it keeps is not held, and after
+    /// `REMEMBERED_CHUNKS` chunks it starts again.
+    #[test]
+    fn the_memory_of_splits_answers_for_its_own_chunks() {
+        let mut splits = Splits::default();
+        splits.remember("ab,", 7, &["ab", ","]);
+        assert_eq!(splits.get("ab,", 7), Some(&[2u8, 1][..]));
+        assert_eq!(splits.get("cd;", 7), None);
+        assert_eq!(splits.get("ab,", 8), None);
+        let many = "((((((((((((((((x";
+        let tokens: Vec<&str> = (0..16).map(|_| "(").chain(["x"]).collect();
+        splits.remember(many, 9, &tokens);
+        assert_eq!(splits.get(many, 9), None);
+        for i in 0..REMEMBERED_CHUNKS as u64 {
+            splits.remember("ab,", 100 + i, &["ab", ","]);
+        }
+        assert_eq!(splits.get("ab,", 7), None);
+        assert!(splits.bytes.len() <= 3 * REMEMBERED_CHUNKS);
+        // A chunk of many tokens splits the same from memory or not.
+        let text = format!("{many} {many}");
+        assert_eq!(words(&text).len(), 34);
     }
 
     /// The shortcut for letters and a mark gives what the rules give, for every ASCII mark
