@@ -4,7 +4,7 @@
 //! characters, the characters of repeated 5- to 10-grams.
 //!
 //! N-grams are compared without building their strings: a top n-gram (words joined by a
-//! space, and no word holds a space) is its words' ids; a repeated n-gram is DataTrove's
+//! space, and no word holds a space) is its words' ids, numbered n-gram by n-gram; a repeated n-gram is DataTrove's
 //! words joined by nothing, so "ab"+"c" equals "a"+"bc", and it is read in the document's
 //! words joined once: one shorter than `WINDOW` bytes is compared by its bytes and length
 //! exactly, a longer one by a 64-bit hash of its bytes and length (a false match needs two
@@ -179,13 +179,15 @@ struct NGrams<'d> {
 /// cleared), so a document allocates and clears nothing in proportion to its words.
 #[derive(Default)]
 struct Tables {
-    top: Table<u128, (u32, u32)>,
+    top: Table<u64, (u32, u32)>,
     twice: SeenTwice,
     seen: Table<u128, ()>,
     slot: Vec<u32>,
     /// Each word start's window hash (the repeated n-gram passes).
     windows: Vec<u64>,
     candidates: Vec<u32>,
+    /// Each top n-gram candidate's (n-1)-gram, numbered.
+    prefixes: Vec<u32>,
     repeated: Vec<bool>,
     /// The lists of the last document's `NGrams`, for the next to fill (not allocated and
     /// zeroed again for each document).
@@ -226,7 +228,7 @@ impl Tables {
         size_of_val(&self.top.slots[..])
             + size_of_val(&self.seen.slots[..])
             + 8 * (self.twice.once.capacity() + self.twice.twice.capacity())
-            + 4 * (self.slot.capacity() + self.candidates.capacity())
+            + 4 * (self.slot.capacity() + self.candidates.capacity() + self.prefixes.capacity())
             + 8 * self.windows.capacity()
             + 8 * (self.spare.chars.capacity() + self.spare.starts.capacity())
             + std::mem::size_of::<WordInfo>() * self.spare.info.capacity()
@@ -299,7 +301,8 @@ impl<'d> NGrams<'d> {
     ///
     /// Only n-grams seen twice are counted: for the 2-grams, those `SeenTwice` lets through;
     /// an n-gram seen twice is made of two (n-1)-grams seen twice, so after the 2-grams each
-    /// pass counts only the positions whose two (n-1)-grams repeat. When no n-gram repeats,
+    /// pass counts only the positions whose two (n-1)-grams repeat, keyed by the slot its
+    /// (n-1)-gram took in the pass before and its last word's id. When no n-gram repeats,
     /// every one is seen once and the first is the most frequent.
     fn top_chars(&self, tables: &mut Tables) -> [usize; 3] {
         let mut top = [0; 3];
@@ -319,6 +322,11 @@ impl<'d> NGrams<'d> {
                 .filter(|&i| twice.maybe_twice(pair(i)))
                 .map(|i| i as u32),
         );
+        // Each candidate's (n-1)-gram as a number: for the 2-grams, its first word's id;
+        // then the slot the (n-1)-gram took in the pass before (one slot per distinct key).
+        let prefixes = &mut tables.prefixes;
+        prefixes.clear();
+        prefixes.extend(candidates.iter().map(|&i| self.ids[i as usize]));
         for (slot, n) in (2..=4).enumerate() {
             if len < n {
                 break;
@@ -327,12 +335,11 @@ impl<'d> NGrams<'d> {
             table.reset(candidates.len());
             tables.slot.clear();
             let (mut best_count, mut best_first) = (1u32, 0u32);
-            for &i in candidates.iter() {
+            for (&i, &prefix) in candidates.iter().zip(prefixes.iter()) {
                 let i = i as usize;
-                // Up to 4 ids of 32 bits (each plus 1, so no key is 0) are the n-gram exactly.
-                let key = self.ids[i..i + n]
-                    .iter()
-                    .fold(0u128, |k, &id| (k << 32) | (id as u128 + 1));
+                // The (n-1)-gram's number and the last word's id (each plus 1, so no key is
+                // 0) are the n-gram exactly.
+                let key = (prefix as u64 + 1) << 32 | (self.ids[i + n - 1] as u64 + 1);
                 let at = table.slot(key, (0, i as u32));
                 tables.slot.push(at as u32);
                 let entry = table.value_mut(at);
@@ -344,17 +351,25 @@ impl<'d> NGrams<'d> {
                 }
             }
             top[slot] = (self.span_chars(best_first as usize, n) + n - 1) * best_count as usize;
-            // The next n's candidates: where this n-gram and the one after it repeat.
+            // The next n's candidates: where this n-gram and the one after it repeat, with
+            // this n-gram's slot as their number.
             let repeated = &mut tables.repeated;
             repeated.clear();
             repeated.resize(len, false);
             for (&i, &at) in candidates.iter().zip(&tables.slot) {
                 repeated[i as usize] = table.value(at as usize).0 > 1;
             }
-            candidates.retain(|&i| {
-                let i = i as usize;
-                i + n < len && repeated[i] && repeated[i + 1]
-            });
+            let mut kept = 0;
+            for k in 0..candidates.len() {
+                let i = candidates[k] as usize;
+                if i + n < len && repeated[i] && repeated[i + 1] {
+                    candidates[kept] = i as u32;
+                    prefixes[kept] = tables.slot[k];
+                    kept += 1;
+                }
+            }
+            candidates.truncate(kept);
+            prefixes.truncate(kept);
         }
         top
     }
