@@ -227,7 +227,7 @@ impl Tables {
         use std::mem::size_of_val;
         size_of_val(&self.top.slots[..])
             + size_of_val(&self.seen.slots[..])
-            + 8 * (self.twice.once.capacity() + self.twice.twice.capacity())
+            + 16 * self.twice.words.capacity()
             + 4 * (self.slot.capacity() + self.candidates.capacity() + self.prefixes.capacity())
             + 8 * self.windows.capacity()
             + 8 * (self.spare.chars.capacity() + self.spare.starts.capacity())
@@ -378,42 +378,36 @@ impl<'d> NGrams<'d> {
     /// `WINDOW` bytes, its bytes and length (exact); else a hash of its bytes and length, with
     /// the top bit set (a short key's top byte is its length, below 16).
     fn joined_key(&self, i: usize, n: usize) -> u128 {
-        let (at, len) = (self.starts[i], self.starts[i + n] - self.starts[i]);
-        let eight = |k: usize| {
-            u64::from_le_bytes(
-                self.joined[at + k..at + k + 8]
-                    .try_into()
-                    .expect("eight bytes"),
-            )
-        };
+        let (at, end) = (self.starts[i], self.starts[i + n]);
+        let len = end - at;
         if len < WINDOW {
-            let bytes = (eight(0) as u128 | (eight(8) as u128) << 64) & ((1u128 << (8 * len)) - 1);
+            let window: [u8; WINDOW] = self.joined[at..at + WINDOW].try_into().expect("a window");
+            let bytes = u128::from_le_bytes(window) & ((1u128 << (8 * len)) - 1);
             return bytes | (len as u128) << 120;
         }
         const SEED: u64 = 0x243f_6a88_85a3_08d3;
         const STEP: u64 = 0x9e37_79b9_7f4a_7c15;
+        let eight = |b: &[u8]| u64::from_le_bytes(b.try_into().expect("eight bytes"));
+        let bytes = &self.joined[at..end];
         let mut hash = folded_multiply(SEED ^ len as u64, STEP);
-        let mut k = 0;
-        while k + 8 < len {
-            hash = folded_multiply(hash ^ eight(k), STEP);
-            k += 8;
+        // Eight bytes a step, then the last eight (overlapping the step before when len is no
+        // multiple of 8).
+        for chunk in bytes[..len - 1].chunks_exact(8) {
+            hash = folded_multiply(hash ^ eight(chunk), STEP);
         }
-        // The last eight bytes (overlapping the step before when len is no multiple of 8).
-        hash = folded_multiply(hash ^ eight(len - 8), STEP);
+        hash = folded_multiply(hash ^ eight(&bytes[len - 8..]), STEP);
         (1u128 << 127) | (len as u128) << 64 | hash as u128
     }
 
     /// A hash of the `WINDOW` bytes from word i's start (past the end, zeros).
     fn window(&self, i: usize) -> u64 {
         let at = self.starts[i];
-        let half = |k: usize| {
-            u64::from_le_bytes(
-                self.joined[at + k..at + k + 8]
-                    .try_into()
-                    .expect("eight bytes"),
-            )
-        };
-        half(0).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29) ^ half(8)
+        let window: [u8; WINDOW] = self.joined[at..at + WINDOW].try_into().expect("a window");
+        let bytes = u128::from_le_bytes(window);
+        (bytes as u64)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .rotate_left(29)
+            ^ (bytes >> 64) as u64
     }
 
     /// Whether the n-gram at word i is shorter than `WINDOW` bytes.
@@ -483,8 +477,8 @@ impl<'d> NGrams<'d> {
 /// through.
 #[derive(Default)]
 struct SeenTwice {
-    once: Vec<u64>,
-    twice: Vec<u64>,
+    /// Per 64 bits, the bits of keys added once or more, then of keys added twice or more.
+    words: Vec<[u64; 2]>,
     shift: u32,
 }
 
@@ -500,10 +494,8 @@ impl SeenTwice {
     /// Empties the sets, sized for `n` keys.
     fn reset(&mut self, n: usize) {
         let bits = (n * 16).next_power_of_two().max(64);
-        for set in [&mut self.once, &mut self.twice] {
-            set.clear();
-            set.resize(bits / 64, 0);
-        }
+        self.words.clear();
+        self.words.resize(bits / 64, [0; 2]);
         self.shift = 64 - bits.trailing_zeros();
     }
 
@@ -514,14 +506,15 @@ impl SeenTwice {
 
     fn add(&mut self, key: u64) {
         let (word, mask) = self.bit(key);
-        self.twice[word] |= self.once[word] & mask;
-        self.once[word] |= mask;
+        let [once, twice] = &mut self.words[word];
+        *twice |= *once & mask;
+        *once |= mask;
     }
 
     /// False only for a key added at most once.
     fn maybe_twice(&self, key: u64) -> bool {
         let (word, mask) = self.bit(key);
-        self.twice[word] & mask != 0
+        self.words[word][1] & mask != 0
     }
 }
 
