@@ -311,16 +311,21 @@ impl<'d> NGrams<'d> {
             return top;
         }
         let twice = &mut tables.twice;
-        let pair = |i: usize| (self.ids[i] as u64) << 32 | self.ids[i + 1] as u64;
-        twice.fill(len - 1, pair);
+        let pair = |w: &[u32]| (w[0] as u64) << 32 | w[1] as u64;
+        twice.reset(len - 1);
+        for w in self.ids.windows(2) {
+            twice.add(pair(w));
+        }
         // The positions whose n-gram may repeat, in order: for the 2-grams, those the bit set
         // lets through.
         let candidates = &mut tables.candidates;
         candidates.clear();
         candidates.extend(
-            (0..len - 1)
-                .filter(|&i| twice.maybe_twice(pair(i)))
-                .map(|i| i as u32),
+            self.ids
+                .windows(2)
+                .enumerate()
+                .filter(|(_, w)| twice.maybe_twice(pair(w)))
+                .map(|(i, _)| i as u32),
         );
         // Each candidate's (n-1)-gram as a number: for the 2-grams, its first word's id;
         // then the slot the (n-1)-gram took in the pass before (one slot per distinct key).
@@ -399,9 +404,8 @@ impl<'d> NGrams<'d> {
         (1u128 << 127) | (len as u128) << 64 | hash as u128
     }
 
-    /// A hash of the `WINDOW` bytes from word i's start (past the end, zeros).
-    fn window(&self, i: usize) -> u64 {
-        let at = self.starts[i];
+    /// A hash of the `WINDOW` bytes of the joined words from `at` (past the end, zeros).
+    fn window(&self, at: usize) -> u64 {
         let window: [u8; WINDOW] = self.joined[at..at + WINDOW].try_into().expect("a window");
         let bytes = u128::from_le_bytes(window);
         (bytes as u64)
@@ -430,18 +434,26 @@ impl<'d> NGrams<'d> {
         }
         let windows = &mut tables.windows;
         windows.clear();
-        windows.extend((0..total).map(|i| self.window(i)));
+        windows.extend(self.starts[..total].iter().map(|&at| self.window(at)));
         let twice = &mut tables.twice;
-        twice.fill(total, |i| windows[i]);
+        twice.reset(total);
+        for &window in windows.iter() {
+            twice.add(window);
+        }
         let window_repeats = &mut tables.repeated;
         window_repeats.clear();
         window_repeats.extend(windows.iter().map(|&w| twice.maybe_twice(w)));
+        // The 5-grams' first and last word starts, side by side.
+        let spans = self.starts.iter().zip(&self.starts[5..]);
         let candidates = &mut tables.candidates;
         candidates.clear();
         candidates.extend(
-            (0..=total - 5)
-                .filter(|&i| window_repeats[i] || self.short(i, 5))
-                .map(|i| i as u32),
+            window_repeats
+                .iter()
+                .zip(spans)
+                .enumerate()
+                .filter(|(_, (repeats, (start, end)))| **repeats || *end - *start < WINDOW)
+                .map(|(i, _)| i as u32),
         );
         for (slot, n) in (5..=10).enumerate() {
             if total < n {
@@ -483,14 +495,6 @@ struct SeenTwice {
 }
 
 impl SeenTwice {
-    /// Empties the sets and adds `key(i)` for i in `0..n`.
-    fn fill(&mut self, n: usize, key: impl Fn(usize) -> u64) {
-        self.reset(n);
-        for i in 0..n {
-            self.add(key(i));
-        }
-    }
-
     /// Empties the sets, sized for `n` keys.
     fn reset(&mut self, n: usize) {
         let bits = (n * 16).next_power_of_two().max(64);
