@@ -69,6 +69,16 @@ impl<K: Key, V: Copy + Default> Table<K, V> {
         i
     }
 
+    /// The value of `key`, inserted as `init` when absent, and whether it was there.
+    pub(crate) fn entry(&mut self, key: K, init: V) -> (&mut V, bool) {
+        let (i, found) = self.probe(key);
+        let slot = &mut self.slots[i];
+        if !found {
+            *slot = (key, init, self.generation);
+        }
+        (&mut slot.1, found)
+    }
+
     pub(crate) fn value(&self, slot: usize) -> &V {
         &self.slots[slot].1
     }

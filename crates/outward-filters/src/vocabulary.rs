@@ -47,19 +47,18 @@ pub(crate) fn number<'a>(words: &[&'a str]) -> Vocabulary<'a> {
                 hasher.write(w.as_bytes());
                 hasher.finish() >> 8
             });
-            let slot = table.slot(key, u32::MAX);
-            let held = *table.value(slot);
-            let id = if held != u32::MAX && (short.is_some() || distinct[held as usize] == w) {
-                held
+            let (held, found) = table.entry(key, u32::MAX);
+            let id = if found && (short.is_some() || distinct[*held as usize] == w) {
+                *held
             } else if let Some(&id) = clashes.get(w) {
                 id
             } else {
                 distinct.push(w);
                 let id = distinct.len() as u32 - 1;
-                if held == u32::MAX {
-                    *table.value_mut(slot) = id;
-                } else {
+                if found {
                     clashes.insert(w, id);
+                } else {
+                    *held = id;
                 }
                 id
             };
