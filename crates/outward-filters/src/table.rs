@@ -45,7 +45,7 @@ impl<K: Key, V: Copy + Default> Table<K, V> {
 
     /// The slot of `key`, and whether it holds it already (else it is the free slot where
     /// it goes).
-    pub(crate) fn probe(&self, key: K) -> (usize, bool) {
+    fn probe(&self, key: K) -> (usize, bool) {
         let mask = (1usize << (64 - self.shift)) - 1;
         let mut i = (key.spread() >> self.shift) as usize;
         loop {
@@ -60,39 +60,23 @@ impl<K: Key, V: Copy + Default> Table<K, V> {
         }
     }
 
-    /// The slot of `key`, inserted with `init` when absent.
-    pub(crate) fn slot(&mut self, key: K, init: V) -> usize {
-        let (i, found) = self.probe(key);
-        if !found {
-            self.slots[i] = (key, init, self.generation);
-        }
-        i
-    }
-
-    /// The value of `key`, inserted as `init` when absent, and whether it was there.
-    pub(crate) fn entry(&mut self, key: K, init: V) -> (&mut V, bool) {
+    /// The slot of `key` (inserted with `init` when absent), whether it held `key` already,
+    /// and its value.
+    pub(crate) fn entry(&mut self, key: K, init: V) -> (usize, bool, &mut V) {
         let (i, found) = self.probe(key);
         let slot = &mut self.slots[i];
         if !found {
             *slot = (key, init, self.generation);
         }
-        (&mut slot.1, found)
+        (i, found, &mut slot.1)
     }
 
     pub(crate) fn value(&self, slot: usize) -> &V {
         &self.slots[slot].1
     }
 
-    pub(crate) fn value_mut(&mut self, slot: usize) -> &mut V {
-        &mut self.slots[slot].1
-    }
-
     /// Adds `key`; whether it was absent.
     pub(crate) fn insert(&mut self, key: K) -> bool {
-        let (i, found) = self.probe(key);
-        if !found {
-            self.slots[i] = (key, V::default(), self.generation);
-        }
-        !found
+        !self.entry(key, V::default()).1
     }
 }

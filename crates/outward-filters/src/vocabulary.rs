@@ -47,7 +47,7 @@ pub(crate) fn number<'a>(words: &[&'a str]) -> Vocabulary<'a> {
                 hasher.write(w.as_bytes());
                 hasher.finish() >> 8
             });
-            let (held, found) = table.entry(key, u32::MAX);
+            let (_, found, held) = table.entry(key, u32::MAX);
             let id = if found && (short.is_some() || distinct[*held as usize] == w) {
                 *held
             } else if let Some(&id) = clashes.get(w) {

@@ -345,9 +345,8 @@ impl<'d> NGrams<'d> {
                 // The (n-1)-gram's number and the last word's id (each plus 1, so no key is
                 // 0) are the n-gram exactly.
                 let key = (prefix as u64 + 1) << 32 | (self.ids[i + n - 1] as u64 + 1);
-                let at = table.slot(key, (0, i as u32));
+                let (at, _, entry) = table.entry(key, (0, i as u32));
                 tables.slot.push(at as u32);
-                let entry = table.value_mut(at);
                 entry.0 += 1;
                 let (count, first) = *entry;
                 // The most frequent; among equals, the first seen (Counter.most_common).
