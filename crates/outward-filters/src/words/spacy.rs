@@ -74,7 +74,10 @@ fn split<'a, const WORDS: bool>(text: &'a str, out: &mut Vec<&'a str>, words: &m
         let first = out.len();
         match kind {
             Chunk::Letters => letters(s, out),
-            Chunk::Space | Chunk::Other => chunk(s, out),
+            // No exception splits white space, and no prefix, suffix or infix is any
+            // (`white_space_is_one_token`).
+            Chunk::Space => out.push(s),
+            Chunk::Other => chunk(s, out),
         }
         if WORDS && kind != Chunk::Space {
             // Most chunks are one token: pushed, not copied as a slice.
@@ -1390,6 +1393,26 @@ mod tests {
             let mut by_scan = Vec::new();
             tokens(&text, &mut by_scan);
             assert_eq!(by_scan, tokens_by_characters(&text), "{text:?}");
+        }
+    }
+
+    /// A run of white space is one token by the rules: every white-space character alone, in
+    /// pairs and in threes (the scan gives such runs to `split` without splitting them).
+    #[test]
+    fn white_space_is_one_token() {
+        let spaces: Vec<char> = (0..=0x10ffffu32)
+            .filter_map(char::from_u32)
+            .filter(|&c| python::is_space(c))
+            .collect();
+        assert!(spaces.len() > 20, "{spaces:?}");
+        for &a in &spaces {
+            for &b in &spaces {
+                for run in [format!("{a}"), format!("{a}{b}"), format!("{a}{b}{a}")] {
+                    let mut tokens = Vec::new();
+                    chunk(&run, &mut tokens);
+                    assert_eq!(tokens, [run.as_str()], "{run:?}");
+                }
+            }
         }
     }
 
