@@ -18,7 +18,7 @@ mod tables;
 use outward_base::ranges::in_ranges;
 
 /// The ASCII characters of a range table, as a bit mask (bit c: character c).
-const fn ascii_mask(table: &[(u32, u32)]) -> u128 {
+pub(crate) const fn ascii_mask(table: &[(u32, u32)]) -> u128 {
     let mut mask = 0u128;
     let mut i = 0;
     while i < table.len() {

@@ -5,9 +5,18 @@
 use super::{spacy, tables};
 use outward_base::ranges::in_ranges;
 
+/// A token of one character of `punct_chars`.
 fn is_sentence_end(token: &str) -> bool {
-    let mut chars = token.chars();
-    matches!((chars.next(), chars.next()), (Some(c), None) if in_ranges(tables::SENTENCE_END, c as u32))
+    const ASCII_ENDS: u128 = super::ascii_mask(tables::SENTENCE_END);
+    match token.as_bytes() {
+        // Most tokens: a word, whose first byte is ASCII and which is longer than one byte.
+        &[b] => b < 128 && ASCII_ENDS & (1 << b) != 0,
+        [first, ..] if first.is_ascii() || token.len() > 4 => false,
+        _ => {
+            let mut chars = token.chars();
+            matches!((chars.next(), chars.next()), (Some(c), None) if in_ranges(tables::SENTENCE_END, c as u32))
+        }
+    }
 }
 
 /// spaCy's `is_punct`: every character of general category P*.
@@ -52,6 +61,25 @@ pub fn count_tokens(tokens: &[&str]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The byte tests give the character test's answer for every character alone, and for
+    /// two-character tokens.
+    #[test]
+    fn sentence_ends_are_single_characters_of_the_table() {
+        let by_chars = |t: &str| {
+            let mut chars = t.chars();
+            matches!((chars.next(), chars.next()), (Some(c), None) if in_ranges(tables::SENTENCE_END, c as u32))
+        };
+        let mut ends = 0;
+        for c in (0..=0x10ffffu32).filter_map(char::from_u32) {
+            for token in [c.to_string(), format!("{c}."), format!("a{c}")] {
+                assert_eq!(is_sentence_end(&token), by_chars(&token), "{token:?}");
+            }
+            ends += usize::from(is_sentence_end(&c.to_string()));
+        }
+        assert!(ends > 20, "{ends}");
+        assert!(!is_sentence_end(""));
+    }
 
     #[test]
     fn counts_as_the_sentencizer() {
