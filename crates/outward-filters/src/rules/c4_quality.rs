@@ -71,7 +71,8 @@ pub struct Signals {
     pub kept_lines: Option<Vec<std::ops::Range<usize>>>,
 }
 
-const END_PUNCTUATION: [char; 5] = ['.', '?', '!', '"', '\''];
+/// ASCII, so a line ends with one exactly when its last byte is one.
+const END_PUNCTUATION: [u8; 5] = [b'.', b'?', b'!', b'"', b'\''];
 const POLICY: [&str; 6] = [
     "terms of use",
     "privacy policy",
@@ -222,7 +223,12 @@ pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
         } else {
             line.into()
         };
-        if t.filter_no_terminal_punct && (!line.ends_with(END_PUNCTUATION) || line.ends_with("..."))
+        if t.filter_no_terminal_punct
+            && (!line
+                .as_bytes()
+                .last()
+                .is_some_and(|b| END_PUNCTUATION.contains(b))
+                || line.ends_with("..."))
         {
             continue;
         }

@@ -85,7 +85,11 @@ fn is_line_break(c: char) -> bool {
 
 /// Python's `str.strip()`.
 pub fn strip(s: &str) -> &str {
-    s.trim_matches(is_space)
+    // Most lines begin and end with a plain ASCII character: nothing to strip, no decoding.
+    match s.as_bytes() {
+        [first, .., last] if (0x21..0x80).contains(first) && (0x21..0x80).contains(last) => s,
+        _ => s.trim_matches(is_space),
+    }
 }
 
 /// Python's `str.lstrip()`.
@@ -235,6 +239,10 @@ mod tests {
         assert!(is_space('\x1c') && !'\x1c'.is_whitespace());
         assert!(is_space('\u{a0}') && is_space('\u{3000}') && !is_space('\u{200b}'));
         assert_eq!(strip("\u{a0} x \n"), "x");
+        assert_eq!(strip("a b"), "a b");
+        assert_eq!(strip("\x1fab\x1c"), "ab");
+        assert_eq!(strip("ab\u{3000}"), "ab");
+        assert_eq!(strip(" "), "");
         assert_eq!(len("naïve 中"), 7);
     }
 }
