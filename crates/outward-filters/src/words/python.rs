@@ -39,6 +39,13 @@ pub fn is_decimal(c: char) -> bool {
     in_ranges(tables::PY_DECIMAL, c as u32)
 }
 
+/// A printable ASCII byte other than the space: no white space or line break of Python's
+/// starts with one (`skip_plain` steps over them).
+#[inline]
+pub const fn is_plain(b: u8) -> bool {
+    matches!(b, 0x21..0x80)
+}
+
 /// The first index from `i` on whose byte is below `0x21` or not ASCII, or `bytes.len()`:
 /// every white space and line break of Python's starts with such a byte, so a scan for them
 /// steps over the bytes before it, eight at a time.
@@ -87,7 +94,7 @@ fn is_line_break(c: char) -> bool {
 pub fn strip(s: &str) -> &str {
     // Most lines begin and end with a plain ASCII character: nothing to strip, no decoding.
     match s.as_bytes() {
-        [first, .., last] if (0x21..0x80).contains(first) && (0x21..0x80).contains(last) => s,
+        [first, .., last] if is_plain(*first) && is_plain(*last) => s,
         _ => s.trim_matches(is_space),
     }
 }

@@ -116,7 +116,7 @@ fn split<'a, const WORDS: bool>(text: &'a str, out: &mut Vec<&'a str>, words: &m
                     || bytes[i + letters] != b' '
                     || !bytes
                         .get(i + letters + 1)
-                        .is_some_and(|&next| (0x21..0x80).contains(&next))
+                        .is_some_and(|&next| python::is_plain(next))
                 {
                     break;
                 }
@@ -145,11 +145,7 @@ fn split<'a, const WORDS: bool>(text: &'a str, out: &mut Vec<&'a str>, words: &m
             }
             // One space between two words (the common case): it is absorbed, and the next
             // chunk starts after it at once.
-            if b == b' '
-                && bytes
-                    .get(i + 1)
-                    .is_some_and(|&next| (0x21..0x80).contains(&next))
-            {
+            if b == b' ' && bytes.get(i + 1).is_some_and(|&next| python::is_plain(next)) {
                 start = i + 1;
                 i += 1;
                 continue;
