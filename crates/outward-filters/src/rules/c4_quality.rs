@@ -139,7 +139,7 @@ impl Mentions {
         let [lorem, javascript, cookie, policy] = FINDERS
             .get_or_init(|| ["lorem ipsum", "javascript", "cookie", "policy"].map(Finder::new));
         lower.clear();
-        if !ascii && line.contains(['\u{212a}', '\u{130}']) {
+        if !ascii && lowers_to_ascii(line) {
             lower.push_str(&python::lower(line));
         } else {
             lower.push_str(line);
@@ -158,6 +158,17 @@ impl Mentions {
                 && POLICY.iter().any(|p| has(p)),
         }
     }
+}
+
+/// Whether `line` holds one of the two characters that are not ASCII and lower-case to ASCII
+/// letters (the Kelvin sign, dotted capital I): their UTF-8 starts with a byte found by
+/// `memchr2`, most lines' other characters are not decoded.
+fn lowers_to_ascii(line: &str) -> bool {
+    const KELVIN: &[u8] = "\u{212a}".as_bytes();
+    const DOTTED_I: &[u8] = "\u{130}".as_bytes();
+    let bytes = line.as_bytes();
+    memchr::memchr2_iter(KELVIN[0], DOTTED_I[0], bytes)
+        .any(|at| bytes[at..].starts_with(KELVIN) || bytes[at..].starts_with(DOTTED_I))
 }
 
 /// How many words `line.split()` gives, and the longest one's `len`: one pass over the
@@ -313,6 +324,26 @@ mod tests {
             assert_eq!(words_and_longest(line), by_split, "{line:?}");
         }
         assert_eq!(words_and_longest(" ab\tcde  f "), (3, 3));
+    }
+
+    /// The two characters found by their bytes, as `contains` finds them, among characters
+    /// that share their first byte.
+    #[test]
+    fn lowering_to_ascii_is_found_by_bytes() {
+        for line in [
+            "plain",
+            "K\u{212a}",
+            "\u{130}x",
+            "\u{2122}\u{2019}\u{131}\u{133}",
+            "caf\u{e9} \u{2026}",
+            "",
+        ] {
+            assert_eq!(
+                lowers_to_ascii(line),
+                line.contains(['\u{212a}', '\u{130}']),
+                "{line:?}"
+            );
+        }
     }
 
     /// One scan in either case finds what `pattern in line.lower()` finds, the two characters
