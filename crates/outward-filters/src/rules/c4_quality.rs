@@ -173,12 +173,13 @@ fn lowers_to_ascii(line: &str) -> bool {
 
 /// How many words `line.split()` gives, and the longest one's `len`: one pass over the
 /// bytes, stepping over plain ones, decoding only those of characters that are not ASCII.
-fn words_and_longest(line: &str) -> (usize, usize) {
+/// It stops at `enough` words (then the longest is of the words read).
+fn words_and_longest(line: &str, enough: usize) -> (usize, usize) {
     let bytes = line.as_bytes();
     // `current`: characters of the word being read (0: between words).
     let (mut words, mut longest, mut current) = (0, 0, 0);
     let mut i = 0;
-    while i < bytes.len() {
+    while i < bytes.len() && words < enough {
         let b = bytes[i];
         let (space, next) = if b.is_ascii() {
             if python::is_ascii_space(b) {
@@ -225,8 +226,16 @@ pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
         let line = python::strip(line);
         let stripped = line;
         let ascii = line.is_ascii();
-        let (words, longest) = words_and_longest(line);
-        if t.max_word_length != -1 && longest as i64 > t.max_word_length {
+        // The rules ask whether a word is longer than the bound (none can be in a line of no
+        // more bytes than it) and whether the line has enough words: the count stops when
+        // both are answered.
+        let longest_matters = t.max_word_length != -1 && line.len() as i64 > t.max_word_length;
+        let enough = match longest_matters {
+            true => usize::MAX,
+            false => t.min_words_per_line.max(0) as usize,
+        };
+        let (words, longest) = words_and_longest(line, enough);
+        if longest_matters && longest as i64 > t.max_word_length {
             continue;
         }
         let line = if t.remove_citations {
@@ -321,9 +330,11 @@ mod tests {
         ] {
             let by_split = python::split_whitespace(line)
                 .fold((0, 0), |(n, m), w| (n + 1, m.max(python::len(w))));
-            assert_eq!(words_and_longest(line), by_split, "{line:?}");
+            assert_eq!(words_and_longest(line, usize::MAX), by_split, "{line:?}");
+            let (n, _) = by_split;
+            assert_eq!(words_and_longest(line, 2).0, n.min(2), "{line:?}");
         }
-        assert_eq!(words_and_longest(" ab\tcde  f "), (3, 3));
+        assert_eq!(words_and_longest(" ab\tcde  f ", usize::MAX), (3, 3));
     }
 
     /// The two characters found by their bytes, as `contains` finds them, among characters
