@@ -84,12 +84,13 @@ const POLICY: [&str; 6] = [
 
 /// `re.sub(r"\[\d*]|\[edit]|\[citation needed]", "", line)`.
 fn remove_citations(line: &str) -> std::borrow::Cow<'_, str> {
-    if !line.contains('[') {
+    // memchr's search (vectorised), not str::contains' generic one.
+    if memchr::memchr(b'[', line.as_bytes()).is_none() {
         return line.into();
     }
     let mut out = String::with_capacity(line.len());
     let mut rest = line;
-    while let Some(at) = rest.find('[') {
+    while let Some(at) = memchr::memchr(b'[', rest.as_bytes()) {
         out.push_str(&rest[..at]);
         let tail = &rest[at + 1..];
         let digits = tail
@@ -263,7 +264,7 @@ pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
         if t.filter_javascript && mentions.javascript {
             continue;
         }
-        if t.filter_curly_bracket && line.contains('{') {
+        if t.filter_curly_bracket && memchr::memchr(b'{', line.as_bytes()).is_some() {
             signals.page_rule = Some(FilterRule::CurlyBracket);
             break;
         }
