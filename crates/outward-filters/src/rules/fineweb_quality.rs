@@ -49,10 +49,20 @@ pub struct Signals {
 
 pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
     let text = doc.text;
-    let lines: Vec<&str> = text
-        .split('\n')
-        .filter(|l| !python::strip(l).is_empty())
-        .collect();
+    // `text.split("\n")` by memchr's vectorised search, blank lines left out, and the line
+    // feeds counted on the way.
+    let mut lines = Vec::new();
+    let (mut start, mut newlines) = (0, 0);
+    let ends = memchr::memchr_iter(b'\n', text.as_bytes()).chain([text.len()]);
+    for end in ends {
+        let line = &text[start..end];
+        if !python::strip(line).is_empty() {
+            lines.push(line);
+        }
+        start = end + 1;
+        newlines += 1;
+    }
+    let newlines = newlines - 1;
     let punct = lines
         .iter()
         .filter(|l| l.chars().next_back().is_some_and(is_terminal_punctuation))
@@ -61,7 +71,6 @@ pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
         .iter()
         .filter(|l| python::len(l) <= t.short_line_length)
         .count();
-    let newlines = memchr::memchr_iter(b'\n', text.as_bytes()).count();
     Signals {
         line_punct_ratio: ratio(punct, lines.len()),
         short_line_ratio: ratio(short, lines.len()),
