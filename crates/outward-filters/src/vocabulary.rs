@@ -39,8 +39,7 @@ pub(crate) fn number<'a>(words: &[&'a str]) -> Vocabulary<'a> {
         // A word whose hash another word holds (never seen in practice) gets its id here.
         let mut clashes: FxHashMap<&str, u32> = FxHashMap::default();
         let mut distinct: Vec<&'a str> = Vec::with_capacity(words.len());
-        let mut ids = Vec::with_capacity(words.len());
-        for &w in words {
+        let ids = words.iter().map(|&w| {
             let short = short_key(w.as_bytes());
             let key = short.unwrap_or_else(|| {
                 let mut hasher = FxHasher::default();
@@ -48,7 +47,7 @@ pub(crate) fn number<'a>(words: &[&'a str]) -> Vocabulary<'a> {
                 hasher.finish() >> 8
             });
             let (_, found, held) = table.entry(key, u32::MAX);
-            let id = if found && (short.is_some() || distinct[*held as usize] == w) {
+            if found && (short.is_some() || distinct[*held as usize] == w) {
                 *held
             } else if let Some(&id) = clashes.get(w) {
                 id
@@ -61,9 +60,10 @@ pub(crate) fn number<'a>(words: &[&'a str]) -> Vocabulary<'a> {
                     *held = id;
                 }
                 id
-            };
-            ids.push(id);
-        }
+            }
+        });
+        // Collected from a mapping of the words: no capacity check per id.
+        let ids: Vec<u32> = ids.collect();
         if table.slots.len() > KEPT_SLOTS {
             *table = Table::default();
         }
