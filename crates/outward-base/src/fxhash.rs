@@ -63,6 +63,15 @@ impl Hasher for FxHasher {
     }
 }
 
+/// FxHash of `bytes` as `Hasher::write` takes them (no length suffix, unlike `Hash for str`):
+/// for keys computed by hand rather than through a map.
+#[inline]
+pub fn hash_bytes(bytes: &[u8]) -> u64 {
+    let mut hasher = FxHasher::default();
+    hasher.write(bytes);
+    hasher.finish()
+}
+
 pub type FxBuildHasher = BuildHasherDefault<FxHasher>;
 pub type FxHashMap<K, V> = HashMap<K, V, FxBuildHasher>;
 pub type FxHashSet<K> = HashSet<K, FxBuildHasher>;

@@ -8,9 +8,8 @@
 //! documents never changes a result.
 
 use std::cell::RefCell;
-use std::hash::Hasher;
 
-use outward_base::fxhash::{FxHashMap, FxHasher};
+use outward_base::fxhash::{FxHashMap, hash_bytes};
 
 use crate::doc::short_key;
 use crate::table::Table;
@@ -41,11 +40,7 @@ pub(crate) fn number<'a>(words: &[&'a str]) -> Vocabulary<'a> {
         let mut distinct: Vec<&'a str> = Vec::with_capacity(words.len());
         let ids = words.iter().map(|&w| {
             let short = short_key(w.as_bytes());
-            let key = short.unwrap_or_else(|| {
-                let mut hasher = FxHasher::default();
-                hasher.write(w.as_bytes());
-                hasher.finish() >> 8
-            });
+            let key = short.unwrap_or_else(|| hash_bytes(w.as_bytes()) >> 8);
             let (_, found, held) = table.entry(key, u32::MAX);
             if found && (short.is_some() || distinct[*held as usize] == w) {
                 *held

@@ -29,7 +29,7 @@ use regex_automata::nfa::thompson::backtrack::BoundedBacktracker;
 use regex_automata::nfa::thompson::pikevm::PikeVM;
 
 use super::{python, tables};
-use outward_base::fxhash::FxHashMap;
+use outward_base::fxhash::{FxHashMap, hash_bytes};
 use outward_base::ranges::in_ranges;
 
 /// One alternative of spaCy's prefix or suffix patterns (`tables::PREFIXES`, `SUFFIXES`).
@@ -304,8 +304,8 @@ const REMEMBERED_TOKENS: usize = 14;
 struct Splits {
     /// The remembered chunks' bytes.
     bytes: Vec<u8>,
-    /// A chunk's hash to where its bytes are and its tokens' lengths (a chunk whose hash
-    /// another took is found by neither: its bytes differ).
+    /// A chunk's hash (`hash_bytes`) to where its bytes are and its tokens' lengths (a
+    /// chunk whose hash another took is found by neither: its bytes differ).
     by_hash: FxHashMap<u64, Remembered>,
 }
 
@@ -318,13 +318,6 @@ struct Remembered {
 }
 
 impl Splits {
-    fn hash(s: &str) -> u64 {
-        use std::hash::Hasher;
-        let mut hasher = outward_base::fxhash::FxHasher::default();
-        hasher.write(s.as_bytes());
-        hasher.finish()
-    }
-
     /// The token lengths of `s`, if remembered.
     fn get(&self, s: &str, hash: u64) -> Option<&[u8]> {
         let found = self.by_hash.get(&hash)?;
@@ -392,7 +385,7 @@ fn chunk<'a>(s: &'a str, out: &mut Vec<&'a str>) {
         }
         return;
     }
-    let remembered = (s.len() <= REMEMBERED_CHUNK_BYTES).then(|| Splits::hash(s));
+    let remembered = (s.len() <= REMEMBERED_CHUNK_BYTES).then(|| hash_bytes(s.as_bytes()));
     if let Some(hash) = remembered
         && SPLITS.with_borrow(|splits| {
             let Some(lengths) = splits.get(s, hash) else {
