@@ -4,11 +4,11 @@
 //! characters, the characters of repeated 5- to 10-grams.
 //!
 //! N-grams are compared without building their strings: a top n-gram (words joined by a
-//! space, and no word holds a space) is its words' ids, numbered n-gram by n-gram; a repeated n-gram is DataTrove's
-//! words joined by nothing, so "ab"+"c" equals "a"+"bc", and it is read in the document's
-//! words joined once: one shorter than `WINDOW` bytes is compared by its bytes and length
-//! exactly, a longer one by a 64-bit hash of its bytes and length (a false match needs two
-//! different n-grams of one document to collide).
+//! space, and no word holds a space) is its words' ids, numbered n-gram by n-gram; a repeated
+//! n-gram is DataTrove's words joined by nothing, so "ab"+"c" equals "a"+"bc", and it is read
+//! in the document's words joined once: one shorter than `WINDOW` bytes is compared by its
+//! bytes and length exactly, a longer one by a 64-bit hash of its bytes and length (a false
+//! match needs two different n-grams of one document to collide).
 //!
 //! The n-gram passes count only what can repeat: an n-gram that occurs once changes no
 //! count and no walk, so each pass skips the positions a cheaper test proves unique (a bit set
@@ -385,8 +385,7 @@ impl<'d> NGrams<'d> {
         let (at, end) = (self.starts[i], self.starts[i + n]);
         let len = end - at;
         if len < WINDOW {
-            let window: [u8; WINDOW] = self.joined[at..at + WINDOW].try_into().expect("a window");
-            let bytes = u128::from_le_bytes(window) & ((1u128 << (8 * len)) - 1);
+            let bytes = self.window_bytes(at) & ((1u128 << (8 * len)) - 1);
             return bytes | (len as u128) << 120;
         }
         const SEED: u64 = 0x243f_6a88_85a3_08d3;
@@ -403,10 +402,16 @@ impl<'d> NGrams<'d> {
         (1u128 << 127) | (len as u128) << 64 | hash as u128
     }
 
-    /// A hash of the `WINDOW` bytes of the joined words from `at` (past the end, zeros).
-    fn window(&self, at: usize) -> u64 {
+    /// The `WINDOW` bytes of the joined words from `at` (past the end, zeros), first byte
+    /// lowest, read as one array.
+    fn window_bytes(&self, at: usize) -> u128 {
         let window: [u8; WINDOW] = self.joined[at..at + WINDOW].try_into().expect("a window");
-        let bytes = u128::from_le_bytes(window);
+        u128::from_le_bytes(window)
+    }
+
+    /// A hash of the `WINDOW` bytes of the joined words from `at`.
+    fn window(&self, at: usize) -> u64 {
+        let bytes = self.window_bytes(at);
         (bytes as u64)
             .wrapping_mul(0x9e37_79b9_7f4a_7c15)
             .rotate_left(29)
@@ -662,8 +667,8 @@ mod tests {
 
     /// The passes that skip what cannot repeat give what DataTrove's string passes give, on
     /// texts that repeat a lot: few words (some the joins of others, some long enough that a
-    /// window covers less than a 5-gram, some not ASCII, one of 400 bytes, so that a long n-gram's hash takes many steps), drawn
-    /// by a fixed generator.
+    /// window covers less than a 5-gram, some not ASCII, one of 400 bytes, so that a long
+    /// n-gram's hash takes many steps), drawn by a fixed generator.
     #[test]
     fn skipping_passes_count_as_the_string_passes() {
         let long = "long".repeat(100);
