@@ -5,17 +5,23 @@
 use super::{spacy, tables};
 use outward_base::ranges::in_ranges;
 
-/// A token of one character of `punct_chars`.
+/// A token of one character of `punct_chars`, told by its bytes where they suffice.
 fn is_sentence_end(token: &str) -> bool {
     const ASCII_ENDS: u128 = super::ascii_mask(tables::SENTENCE_END);
     match token.as_bytes() {
         // Most tokens: a word, whose first byte is ASCII and which is longer than one byte.
         &[b] => b < 128 && ASCII_ENDS & (1 << b) != 0,
         [first, ..] if first.is_ascii() || token.len() > 4 => false,
-        _ => {
-            let mut chars = token.chars();
-            matches!((chars.next(), chars.next()), (Some(c), None) if in_ranges(tables::SENTENCE_END, c as u32))
-        }
+        _ => is_sentence_end_by_characters(token),
+    }
+}
+
+/// A token of one character of `punct_chars`, by its characters (the definition).
+fn is_sentence_end_by_characters(token: &str) -> bool {
+    let mut chars = token.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => in_ranges(tables::SENTENCE_END, c as u32),
+        _ => false,
     }
 }
 
@@ -66,14 +72,11 @@ mod tests {
     /// two-character tokens.
     #[test]
     fn sentence_ends_are_single_characters_of_the_table() {
-        let by_chars = |t: &str| {
-            let mut chars = t.chars();
-            matches!((chars.next(), chars.next()), (Some(c), None) if in_ranges(tables::SENTENCE_END, c as u32))
-        };
         let mut ends = 0;
         for c in (0..=0x10ffffu32).filter_map(char::from_u32) {
             for token in [c.to_string(), format!("{c}."), format!("a{c}")] {
-                assert_eq!(is_sentence_end(&token), by_chars(&token), "{token:?}");
+                let by_chars = is_sentence_end_by_characters(&token);
+                assert_eq!(is_sentence_end(&token), by_chars, "{token:?}");
             }
             ends += usize::from(is_sentence_end(&c.to_string()));
         }
