@@ -49,20 +49,11 @@ pub struct Signals {
 
 pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
     let text = doc.text;
-    // `text.split("\n")` by memchr's vectorised search, blank lines left out, and the line
-    // feeds counted on the way.
-    let mut lines = Vec::new();
-    let (mut start, mut newlines) = (0, 0);
-    let ends = memchr::memchr_iter(b'\n', text.as_bytes()).chain([text.len()]);
-    for end in ends {
-        let line = &text[start..end];
-        if !python::strip(line).is_empty() {
-            lines.push(line);
-        }
-        start = end + 1;
-        newlines += 1;
-    }
-    let newlines = newlines - 1;
+    // `text.split("\n")` without its blank lines: the pieces between runs of line feeds that
+    // are not blank (the empty pieces that split leaves between two line feeds are blank).
+    let mut lines = python::split_line_feed_runs(text, 1);
+    lines.retain(|l| !python::strip(l).is_empty());
+    let newlines = memchr::memchr_iter(b'\n', text.as_bytes()).count();
     let punct = lines
         .iter()
         .filter(|l| l.chars().next_back().is_some_and(is_terminal_punctuation))

@@ -85,9 +85,9 @@ pub struct Signals {
 
 pub fn measure(doc: &Doc) -> Signals {
     let text = doc.text;
-    let paragraphs = split_runs(python::strip(text), 2);
+    let paragraphs = python::split_line_feed_runs(python::strip(text), 2);
     let (para_dup, para_chars) = find_duplicates(&paragraphs);
-    let lines = split_runs(text, 1);
+    let lines = python::split_line_feed_runs(text, 1);
     let (line_dup, line_chars) = find_duplicates(&lines);
     let vocabulary = doc.vocabulary();
     let (top, duplicated) = TABLES.with_borrow_mut(|tables| {
@@ -108,25 +108,6 @@ pub fn measure(doc: &Doc) -> Signals {
         top_n_gram_char_frac: top,
         duplicated_n_gram_char_frac: duplicated,
     }
-}
-
-/// `re.split(r"\n{min,}", text)`: the pieces between runs of at least `min` line feeds.
-fn split_runs(text: &str, min: usize) -> Vec<&str> {
-    let bytes = text.as_bytes();
-    let mut pieces = Vec::new();
-    let mut start = 0;
-    let mut at = 0;
-    while let Some(found) = memchr::memchr(b'\n', &bytes[at..]) {
-        let i = at + found;
-        let run = bytes[i..].iter().take_while(|&&b| b == b'\n').count();
-        if run >= min {
-            pieces.push(&text[start..i]);
-            start = i + run;
-        }
-        at = i + run;
-    }
-    pieces.push(&text[start..]);
-    pieces
 }
 
 /// A repeated n-gram (joined by nothing) at least this many bytes long starts with a
@@ -570,13 +551,6 @@ pub fn decide(s: &Signals, t: &Thresholds) -> Option<FilterRule> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn splits_like_re_split() {
-        assert_eq!(split_runs("a\n\nb\nc\n\n\nd", 2), ["a", "b\nc", "d"]);
-        assert_eq!(split_runs("a\nb\n", 1), ["a", "b", ""]);
-        assert_eq!(split_runs("\na", 1), ["", "a"]);
-    }
 
     #[test]
     fn repeated_n_grams_join_words_by_nothing() {

@@ -1,7 +1,8 @@
 //! Python's `str` methods that DataTrove's filters call, with Python's Unicode definitions
 //! (they differ from Rust's `char::is_alphabetic` and `char::is_whitespace` at the edges:
 //! combining vowel signs are alphabetic in Rust and not `isalpha` in Python; the information
-//! separators U+001C..U+001F are `isspace` in Python only).
+//! separators U+001C..U+001F are `isspace` in Python only), and the one `re.split` they
+//! split lines and paragraphs with (`split_line_feed_runs`).
 
 use super::tables;
 use outward_base::ranges::in_ranges;
@@ -174,6 +175,25 @@ pub fn splitlines(s: &str) -> Vec<&str> {
     lines
 }
 
+/// `re.split(r"\n{min,}", text)`: the pieces between runs of at least `min` line feeds.
+pub fn split_line_feed_runs(text: &str, min: usize) -> Vec<&str> {
+    let bytes = text.as_bytes();
+    let mut pieces = Vec::new();
+    let mut start = 0;
+    let mut at = 0;
+    while let Some(found) = memchr::memchr(b'\n', &bytes[at..]) {
+        let i = at + found;
+        let run = bytes[i..].iter().take_while(|&&b| b == b'\n').count();
+        if run >= min {
+            pieces.push(&text[start..i]);
+            start = i + run;
+        }
+        at = i + run;
+    }
+    pieces.push(&text[start..]);
+    pieces
+}
+
 /// Python's `str.split()` with no argument: runs of whitespace separate, none empty.
 pub fn split_whitespace(s: &str) -> impl Iterator<Item = &str> {
     s.split(is_space).filter(|w| !w.is_empty())
@@ -236,6 +256,16 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn splits_like_re_split() {
+        assert_eq!(
+            split_line_feed_runs("a\n\nb\nc\n\n\nd", 2),
+            ["a", "b\nc", "d"]
+        );
+        assert_eq!(split_line_feed_runs("a\nb\n", 1), ["a", "b", ""]);
+        assert_eq!(split_line_feed_runs("\na", 1), ["", "a"]);
     }
 
     #[test]
