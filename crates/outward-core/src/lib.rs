@@ -69,8 +69,9 @@ pub const DEFAULT_MAX_COMPARISONS: u64 = 2_000_000;
 /// such commits). 1: issue #37's `teasers` guard and the stage model retrained with it;
 /// 2: `reverse-stage`'s `extraction_confidence` in every document; 3: the cleaner ends a
 /// script, a comment and a template's content where a browser does; 4: the confidence reads
-/// five more signals (the page around the root) and its shipped model is refit with them.
-pub const EXTRACTION_REVISION: u32 = 4;
+/// five more signals (the page around the root) and its shipped model is refit with them;
+/// 5: `--favor recall` adds the prose outside the root when the root holds less than it.
+pub const EXTRACTION_REVISION: u32 = 5;
 
 impl Default for ExtractOptions {
     fn default() -> Self {

@@ -270,6 +270,7 @@ impl Reverse {
             seed_at,
             listing,
         };
+        let recall = matches!(mode, StageMode::Apply(_, Favor::Recall));
         let emitted = emit(&read, &region, &root.scores, mode);
         stats.template_removed = emitted.template_removed;
         stats.stage_pruned = emitted.stage_pruned;
@@ -338,8 +339,14 @@ impl Reverse {
                 ),
             }
         });
+        let mut blocks = emitted.blocks;
+        if recall && signals.as_ref().is_some_and(|s| s.prose_outside_r > 0.0) {
+            let r_node = pp.tree.node(r);
+            let r_range = (r_node.start, r_node.end);
+            blocks = around_root::with_prose_outside(cleaned, &root.scores, r_range, &blocks);
+        }
         let extraction = Extraction {
-            blocks: emitted.blocks,
+            blocks,
             title,
             stats,
             site_rule: None,
