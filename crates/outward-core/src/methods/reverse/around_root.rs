@@ -170,8 +170,9 @@ pub(super) fn with_prose_outside(
     };
     let mut out = Blocks::default();
     for part in [&emit_prose(0..lo), inside, &emit_prose(hi..blocks.len())] {
+        // Each is a line an emitter made (trimmed, not empty): appended as it is.
         for block in part.iter() {
-            out.push(block.kind, block.text);
+            out.push_line(block.kind, block.text);
         }
     }
     out

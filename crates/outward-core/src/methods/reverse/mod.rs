@@ -283,10 +283,12 @@ impl Reverse {
             let n = pp.tree.node(r);
             (n.start <= hs && he <= n.end) || (he <= n.start && read.on(Guard::Headline))
         });
+        let r_range = {
+            let r_node = pp.tree.node(r);
+            (r_node.start, r_node.end)
+        };
         let signals = emitted.stage_view.as_ref().map(|view| {
             let page_text = root.scores.weight.last().copied().unwrap_or(0.0);
-            let r_node = pp.tree.node(r);
-            let r_range = (r_node.start, r_node.end);
             let r_totals = root.scores.range(r_range.0, r_range.1);
             let runner_up = match tried.as_slice() {
                 [first, second, ..] if first.score > 0.0 => (second.score / first.score).max(0.0),
@@ -341,8 +343,6 @@ impl Reverse {
         });
         let mut blocks = emitted.blocks;
         if recall && signals.as_ref().is_some_and(|s| s.prose_outside_r > 0.0) {
-            let r_node = pp.tree.node(r);
-            let r_range = (r_node.start, r_node.end);
             blocks = around_root::with_prose_outside(cleaned, &root.scores, r_range, &blocks);
         }
         let extraction = Extraction {
