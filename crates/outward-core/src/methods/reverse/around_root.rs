@@ -10,18 +10,16 @@
 //! (10 %: 46.4 % to 50.0 %), Spearman's ρ with the page's F1 0.4544 → 0.4554; with
 //! `--favor recall`, pages missed 124 → 122.
 //!
-//! It also writes `--favor recall`'s text of a page whose prose lies mostly outside R: R's
-//! text with that prose around it (`with_prose_outside`; LODO pages missed 122 → 73).
+//! Its prose measure also decides `--favor recall`'s `prose-outside` guard
+//! (`guards/prose_outside.rs`).
 //!
 //! Invariants: pure functions of the page, R and the climb; time linear in the page's
-//! blocks (the prose outside R, and its text) and in R's children and grandchildren.
+//! blocks and in R's children and grandchildren.
 
 use super::climb::Climb;
 use super::scores::{BlockScores, Totals};
 use crate::html::clean::Cleaned;
 use crate::html::tree::{Kind, NONE, Tree};
-use crate::text::blocks::Blocks;
-use crate::text::emit::{TextSink, emit_flat};
 
 /// A child or grandchild of R counts as one of its parts when it holds at least this share
 /// of R's text (and less than all of it: a wrapper is R again).
@@ -128,58 +126,12 @@ pub(super) fn prose_outside(
 
 /// Whether a block is prose as [`prose_outside`] counts it: sentence punctuation, and text
 /// mostly not links.
-fn is_prose(block: &crate::html::clean::BlockStats) -> bool {
+pub(super) fn is_prose(block: &crate::html::clean::BlockStats) -> bool {
     block.punct > 0 && 2 * block.link_weight < block.weight
 }
 
-/// `inside` (R's text as emitted) with the prose outside R ([`prose_outside`]'s blocks) before
-/// and after it, in page order: `--favor recall`'s text of a page whose prose lies mostly
-/// outside R (if that prose is main text, R holds under half of it). Each outside block is
-/// emitted from its first text run to the next block's, all else skipped.
-pub(super) fn with_prose_outside(
-    cleaned: &Cleaned,
-    scores: &BlockScores,
-    r: (u32, u32),
-    inside: &Blocks,
-) -> Blocks {
-    let (lo, hi) = scores.block_span(r.0, r.1);
-    let buf_end = cleaned.buf.len() as u32;
-    let blocks = &cleaned.blocks;
-    let emit_prose = |indices: std::ops::Range<usize>| {
-        let mut skip = Vec::new();
-        let mut at = 0;
-        for i in indices.filter(|&i| is_prose(&blocks[i])) {
-            let (start, end) = (
-                blocks[i].start,
-                blocks.get(i + 1).map_or(buf_end, |b| b.start),
-            );
-            if start > at {
-                skip.push((at, start));
-            }
-            at = end;
-        }
-        if at == 0 {
-            return Blocks::default();
-        }
-        if at < buf_end {
-            skip.push((at, buf_end));
-        }
-        let mut sink = TextSink::default();
-        emit_flat(&cleaned.buf, &skip, &mut sink);
-        sink.finish()
-    };
-    let mut out = Blocks::default();
-    for part in [&emit_prose(0..lo), inside, &emit_prose(hi..blocks.len())] {
-        // Each is a line an emitter made (trimmed, not empty): appended as it is.
-        for block in part.iter() {
-            out.push_line(block.kind, block.text);
-        }
-    }
-    out
-}
-
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use crate::methods::confidence::Signals;
     use crate::methods::reverse::Reverse;
     use crate::{ExtractOptions, Page, SiteContext};
@@ -191,7 +143,8 @@ mod tests {
         signals.expect("an article gives a root")
     }
 
-    fn paragraphs(what: &str, n: usize) -> String {
+    /// `n` paragraphs of one sentence each, numbered after `what`.
+    pub(in crate::methods::reverse) fn paragraphs(what: &str, n: usize) -> String {
         (0..n)
             .map(|k| {
                 format!(
@@ -200,77 +153,6 @@ mod tests {
                 )
             })
             .collect()
-    }
-
-    /// `--favor recall` on a page whose prose is mostly outside R: a short story between an
-    /// earlier thread and a longer one of comments, and a menu of links. The balanced text is
-    /// the story; the recall text adds both threads in page order (each comment on its own
-    /// line, none twice), never the menu; a story with its prose inside R is the same in both.
-    #[test]
-    fn recall_adds_the_prose_outside_the_root() {
-        use crate::favor::Favor;
-        use crate::methods::Extractor;
-        let thread = |what: &str, n: usize| -> String {
-            (0..n)
-                .map(|k| {
-                    format!(
-                        "<div class=comment>{}</div>",
-                        paragraphs(&format!("{what} {k}"), 1)
-                    )
-                })
-                .collect()
-        };
-        let menu = "<ul class=menu><li><a href=/a>Home page</a></li><li><a href=/b>Sports \
-                    desk</a></li><li><a href=/c>Weather</a></li></ul>";
-        let html = format!(
-            "<html><body>{menu}<div class=early>{}</div><div class=story><h1>Bridge</h1>{}</div>\
-             <div class=comments>{}</div></body></html>",
-            thread("Earlier", 3),
-            paragraphs("Paragraph", 4),
-            thread("Comment", 12),
-        );
-        let text = |html: &str, favor: Favor| {
-            let page = Page::new(html, Some("https://gazette.example/2024/05/the-bridge"));
-            let options = ExtractOptions {
-                favor,
-                ..ExtractOptions::default()
-            };
-            let mut reverse = Reverse::with_stage(&options);
-            // No confidence model: only the prose rule can widen the text.
-            reverse.confidence = None;
-            reverse
-                .extract(&page, SiteContext::none())
-                .text()
-                .to_string()
-        };
-        let balanced = text(&html, Favor::Balanced);
-        assert!(balanced.contains("Paragraph 3 says"), "{balanced}");
-        assert!(!balanced.contains("Comment 0 0 says"), "{balanced}");
-        let recall = text(&html, Favor::Recall);
-        let at = |needle: &str| {
-            recall
-                .find(needle)
-                .unwrap_or_else(|| panic!("{needle}: {recall}"))
-        };
-        assert!(at("Earlier 0 0 says") < at("Paragraph 0 says"));
-        assert!(at("Paragraph 3 says") < at("Comment 0 0 says"));
-        assert!(at("Comment 0 0 says") < at("Comment 11 0 says"));
-        assert!(!recall.contains("Sports"), "{recall}");
-        assert_eq!(recall.matches("Comment 5 0 says").count(), 1, "{recall}");
-        let lines: Vec<&str> = recall.lines().collect();
-        assert!(
-            lines
-                .iter()
-                .any(|l| l.starts_with("Comment 7 0 says") && l.ends_with("next year."))
-        );
-        let alone_html = format!(
-            "<html><body>{menu}<div class=story><h1>Bridge</h1>{}</div></body></html>",
-            paragraphs("Paragraph", 8)
-        );
-        assert_eq!(
-            text(&alone_html, Favor::Recall),
-            text(&alone_html, Favor::Balanced)
-        );
     }
 
     /// A story alone; the same story beside a long thread of comments (prose outside R); and

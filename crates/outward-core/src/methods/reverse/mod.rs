@@ -66,7 +66,7 @@ use climb::Climb;
 use emit::{Region, emit};
 use guards::{
     JOIN_MAX_SHARE, SIBLING_MAX_SHARE, is_paragraph, join_guard, listing_guard, sibling_run,
-    title_guard,
+    title_guard, with_prose_outside,
 };
 use read::PageRead;
 use scores::Template;
@@ -342,8 +342,13 @@ impl Reverse {
             }
         });
         let mut blocks = emitted.blocks;
-        if recall && signals.as_ref().is_some_and(|s| s.prose_outside_r > 0.0) {
-            blocks = around_root::with_prose_outside(cleaned, &root.scores, r_range, &blocks);
+        if recall
+            && read.on(Guard::ProseOutside)
+            && signals.as_ref().is_some_and(|s| s.prose_outside_r > 0.0)
+        {
+            let work;
+            (blocks, work) = with_prose_outside(cleaned, &root.scores, r_range, &blocks);
+            stats.work += work;
         }
         let extraction = Extraction {
             blocks,

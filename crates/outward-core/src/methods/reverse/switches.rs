@@ -10,7 +10,8 @@
 //! which hints hold (`thread`, `weak-hints`, `peers`), then R: the listing guard first; the
 //! title guard only when the listing guard did not fire; the join guard only on an article
 //! (not a listing); the sibling guard last, on the built tree; then emission (`headline`,
-//! `prune`, `teasers`, `notices`).
+//! `prune`, `teasers`, `notices`); last, with `--favor recall` only, `prose-outside` around
+//! the emitted text.
 //!
 //! Invariants: [`Guards::default`] is every guard on, and is the method as shipped: its
 //! options key is empty, so a run with every guard on has the config hash (and the output
@@ -62,11 +63,14 @@ pub enum Guard {
     Notices,
     /// `headline`: the page's `<h1>` above R is emitted first.
     Headline,
+    /// `prose-outside`, read only by `--favor recall`: a page whose prose outside R weighs
+    /// more than R's text gives R's text with that prose around it (`prose_outside.rs`).
+    ProseOutside,
 }
 
 impl Guard {
     /// Every guard, in the order of the precedence above.
-    pub const ALL: [Guard; 14] = [
+    pub const ALL: [Guard; 15] = [
         Guard::Noscript,
         Guard::Hidden,
         Guard::WeakHints,
@@ -81,6 +85,7 @@ impl Guard {
         Guard::Teasers,
         Guard::Notices,
         Guard::Headline,
+        Guard::ProseOutside,
     ];
 
     /// The guard's name (`--without NAME`, the options key, `docs/methods.md`).
@@ -100,6 +105,7 @@ impl Guard {
             Guard::Teasers => "teasers",
             Guard::Notices => "notices",
             Guard::Headline => "headline",
+            Guard::ProseOutside => "prose-outside",
         }
     }
 
@@ -135,6 +141,9 @@ impl Guard {
                 "a short block asking for JavaScript, a newer browser, a sign-in or a sign-up is left out"
             }
             Guard::Headline => "the page's <h1> above the root is kept",
+            Guard::ProseOutside => {
+                "--favor recall: prose outside the root, when it outweighs the root, is kept"
+            }
         }
     }
 

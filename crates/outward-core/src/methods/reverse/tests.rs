@@ -1146,7 +1146,9 @@ fn each_guard_turned_off_loses_what_it_is_for() {
             "{guard} off: {line:?} in\n{off}"
         );
     }
-    for guard in Guard::ALL {
+    // `prose-outside` acts in `--favor recall` only: its case is
+    // `guards::prose_outside`'s test.
+    for guard in Guard::ALL.into_iter().filter(|&g| g != Guard::ProseOutside) {
         assert!(cases.iter().any(|c| c.0 == guard), "no case for {guard}");
     }
 }

@@ -1,5 +1,5 @@
 //! `reverse`'s guards that have code of their own: `listing` (with `landing`), `title`,
-//! `join`, `siblings`, `teasers`, `notices`, each in its file with its constants, its reason and a dated
+//! `join`, `siblings`, `teasers`, `notices`, `prose-outside`, each in its file with its constants, its reason and a dated
 //! "measured" block. Every guard's name and switch is in [`super::switches`]; the other
 //! guards are a condition where they act (`hints.rs`, `read.rs`, `emit.rs`, `mod.rs`). The
 //! table of every guard with its measured effect per dataset is `docs/methods.md`.
@@ -10,6 +10,7 @@
 mod join;
 mod listing;
 mod notices;
+mod prose_outside;
 mod siblings;
 mod teasers;
 mod title;
@@ -17,6 +18,7 @@ mod title;
 pub(super) use join::{JOIN_MAX_SHARE, JOIN_MIN_SCORE, join_guard};
 pub(super) use listing::listing_guard;
 pub(super) use notices::is_notice;
+pub(super) use prose_outside::with_prose_outside;
 pub(super) use siblings::{SIBLING_MAX_SHARE, is_paragraph, sibling_run};
 #[cfg(test)]
 pub(super) use teasers::story_with_cards;
