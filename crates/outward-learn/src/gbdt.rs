@@ -139,6 +139,14 @@ fn bin_inputs(samples: &[StageSample], max_bins: usize) -> Binned {
     Binned { thresholds, bins }
 }
 
+/// Refuses parameters the learner cannot use.
+fn check(params: &GbdtParams) -> Result<(), LearnError> {
+    if !(2..=256).contains(&params.bins) || params.depth == 0 || params.depth > 12 {
+        return Err(LearnError::Params("bins must be 2-256 and depth 1-12"));
+    }
+    Ok(())
+}
+
 /// Trains the stage's model on `samples`.
 pub fn train(
     samples: &[StageSample],
@@ -147,9 +155,7 @@ pub fn train(
     if samples.is_empty() {
         return Err(LearnError::NoSamples);
     }
-    if !(2..=256).contains(&params.bins) || params.depth == 0 || params.depth > 12 {
-        return Err(LearnError::Params("bins must be 2-256 and depth 1-12"));
-    }
+    check(params)?;
     let content = samples.iter().filter(|s| s.content).count();
     if content == 0 || content == samples.len() {
         return Err(LearnError::OneClass(content > 0));
@@ -178,27 +184,18 @@ pub fn train(
     };
     let loss_before = loss(&score);
     let mut gain_by_input = [0f64; FEATURES];
-    let mut trees = Vec::with_capacity(params.trees);
-    let mut g = vec![0f64; n];
-    let mut h = vec![0f64; n];
-    // Samples of each open node, as one array partitioned in place.
-    let mut order: Vec<u32> = (0..n as u32).collect();
-    for _ in 0..params.trees {
-        for i in 0..n {
-            let p = 1.0 / (1.0 + (-score[i]).exp());
-            g[i] = w[i] * (p - y[i]);
-            h[i] = w[i] * (p * (1.0 - p)).max(1e-9);
-        }
-        order
-            .iter_mut()
-            .enumerate()
-            .for_each(|(i, o)| *o = i as u32);
-        let tree = grow_tree(&binned, &g, &h, &w, &mut order, params, &mut gain_by_input);
-        for i in 0..n {
-            score[i] += f64::from(tree_score(&tree, &samples[i].x));
-        }
-        trees.push(tree);
-    }
+    let trees = boost(
+        samples,
+        &binned,
+        &w,
+        &mut score,
+        params,
+        &mut gain_by_input,
+        |i, score| {
+            let p = 1.0 / (1.0 + (-score).exp());
+            (w[i] * (p - y[i]), w[i] * (p * (1.0 - p)).max(1e-9))
+        },
+    );
     let loss_after = loss(&score);
     let f1s: Vec<f64> = samples
         .iter()
@@ -221,6 +218,100 @@ pub fn train(
             importance: gain_by_input.map(|v| v / total_gain.max(f64::MIN_POSITIVE)),
         },
     ))
+}
+
+/// Grows `params.trees` trees by Newton steps, each fitted to the gradients and Hessians
+/// `gradient(i, score_i)` gives at every sample's running score (`score`, updated in place),
+/// adding each split's gain to its input's importance.
+fn boost(
+    samples: &[StageSample],
+    binned: &Binned,
+    w: &[f64],
+    score: &mut [f64],
+    params: &GbdtParams,
+    gain_by_input: &mut [f64; FEATURES],
+    gradient: impl Fn(usize, f64) -> (f64, f64),
+) -> Vec<Vec<TreeNode>> {
+    let n = samples.len();
+    let mut trees = Vec::with_capacity(params.trees);
+    let mut g = vec![0f64; n];
+    let mut h = vec![0f64; n];
+    // Samples of each open node, as one array partitioned in place.
+    let mut order: Vec<u32> = (0..n as u32).collect();
+    for _ in 0..params.trees {
+        for i in 0..n {
+            (g[i], h[i]) = gradient(i, score[i]);
+        }
+        order
+            .iter_mut()
+            .enumerate()
+            .for_each(|(i, o)| *o = i as u32);
+        let tree = grow_tree(binned, &g, &h, w, &mut order, params, gain_by_input);
+        for i in 0..n {
+            score[i] += f64::from(tree_score(&tree, &samples[i].x));
+        }
+        trees.push(tree);
+    }
+    trees
+}
+
+/// A least-squares regression forest: trees fitted to `targets` (one per sample of
+/// `inputs`, whose `x` is read and whose `weight` weighs it), starting from their weighted
+/// mean.
+pub struct Regression {
+    pub base: f64,
+    pub trees: Vec<Vec<TreeNode>>,
+    /// Every sample's fitted value (`base` plus its trees' leaves).
+    pub fitted: Vec<f64>,
+    /// Weighted mean squared error before the first tree and after the last.
+    pub loss_before: f64,
+    pub loss_after: f64,
+    /// Per input: the loss reduction its splits made, as a share of all splits' (sums to 1).
+    pub importance: [f64; FEATURES],
+}
+
+/// Fits a [`Regression`] of `targets` on `inputs` with `params`.
+pub fn regress(
+    inputs: &[StageSample],
+    targets: &[f64],
+    params: &GbdtParams,
+) -> Result<Regression, LearnError> {
+    if inputs.is_empty() || inputs.len() != targets.len() {
+        return Err(LearnError::NoSamples);
+    }
+    check(params)?;
+    let binned = bin_inputs(inputs, params.bins);
+    let w: Vec<f64> = inputs.iter().map(|s| f64::from(s.weight)).collect();
+    let wall: f64 = w.iter().sum();
+    let base = w.iter().zip(targets).map(|(w, t)| w * t).sum::<f64>() / wall.max(f64::MIN_POSITIVE);
+    let mut fitted = vec![base; inputs.len()];
+    let loss = |fitted: &[f64]| {
+        let l: f64 = (0..targets.len())
+            .map(|i| w[i] * (fitted[i] - targets[i]).powi(2))
+            .sum();
+        l / wall.max(f64::MIN_POSITIVE)
+    };
+    let loss_before = loss(&fitted);
+    let mut gain_by_input = [0f64; FEATURES];
+    let trees = boost(
+        inputs,
+        &binned,
+        &w,
+        &mut fitted,
+        params,
+        &mut gain_by_input,
+        |i, fit| (w[i] * (fit - targets[i]), w[i]),
+    );
+    let loss_after = loss(&fitted);
+    let total_gain: f64 = gain_by_input.iter().sum();
+    Ok(Regression {
+        base,
+        trees,
+        fitted,
+        loss_before,
+        loss_after,
+        importance: gain_by_input.map(|v| v / total_gain.max(f64::MIN_POSITIVE)),
+    })
 }
 
 /// A node being grown: its samples `order[lo..hi]` and its place in the tree.

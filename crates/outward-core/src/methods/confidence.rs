@@ -6,9 +6,10 @@
 //! ([`ConfidenceModel`]: reading, writing, applying); `reverse` measures the signals and
 //! `outward-learn` fits the model.
 //!
-//! The model is gradient-boosted regression trees fitted to each training page's F1
-//! (cross-entropy against the F1 as a soft label), so its output is an expected F1, not
-//! only a ranking. It is written in the learned stage's model format
+//! The model is gradient-boosted regression trees fitted to each training page's F1 on its
+//! empirical log-odds scale, their sum calibrated to the F1s (Platt's scaling, folded into
+//! the trees), so its output is an expected F1, not only a ranking (`outward-learn`'s
+//! `confidence` module). It is written in the learned stage's model format
 //! ([`super::stage::StageModel`], the same reader, checks and tree walk) over the stage's
 //! input width: the signals fill the first [`SIGNALS`] inputs, the rest are zero, and a
 //! model whose trees read any other input is refused (it is a stage model, not this one).
