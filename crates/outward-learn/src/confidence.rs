@@ -95,9 +95,6 @@ pub fn empirical_logit(f1: f64, tokens: u32) -> f64 {
 pub fn fit(
     samples: &[ConfidenceSample],
 ) -> Result<(ConfidenceModel, ConfidenceReport), LearnError> {
-    if samples.is_empty() {
-        return Err(LearnError::NoSamples);
-    }
     let inputs: Vec<StageSample> = samples
         .iter()
         .map(|s| StageSample {
@@ -135,6 +132,7 @@ pub fn fit(
         })
         .collect();
     let base = regression.base * a + b;
+    // The confidence reads no cut (the stage's pruning threshold): any valid one.
     let stage =
         StageModel::new(0.5, base as f32, trees).map_err(|e| LearnError::Model(e.to_string()))?;
     let model = ConfidenceModel::new(stage).map_err(|e| LearnError::Model(e.to_string()))?;
@@ -160,14 +158,7 @@ pub fn fit(
 
 /// Mean cross-entropy of the predictions `p` against the F1s `y` (soft labels).
 fn cross_entropy(p: &[f64], y: &[f64]) -> f64 {
-    let l: f64 = p
-        .iter()
-        .zip(y)
-        .map(|(&p, &y)| {
-            let p = p.clamp(1e-12, 1.0 - 1e-12);
-            -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
-        })
-        .sum();
+    let l: f64 = p.iter().zip(y).map(|(&p, &y)| gbdt::log_loss(p, y)).sum();
     l / p.len().max(1) as f64
 }
 
@@ -179,7 +170,7 @@ fn calibrate(z: &[f64], y: &[f64]) -> (f64, f64) {
     for _ in 0..100 {
         let (mut ga, mut gb, mut haa, mut hab, mut hbb) = (0.0, 0.0, 1e-9, 0.0, 1e-9);
         for (&z, &y) in z.iter().zip(y) {
-            let p = 1.0 / (1.0 + (-(a * z + b)).exp());
+            let p = gbdt::sigmoid(a * z + b);
             let (g, h) = (p - y, (p * (1.0 - p)).max(1e-12));
             ga += g * z;
             gb += g;

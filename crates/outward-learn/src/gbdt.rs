@@ -176,26 +176,15 @@ pub fn train(
     let loss = |score: &[f64]| {
         let mut l = 0.0;
         for i in 0..n {
-            let p = 1.0 / (1.0 + (-score[i]).exp());
-            let p = p.clamp(1e-12, 1.0 - 1e-12);
-            l -= w[i] * (y[i] * p.ln() + (1.0 - y[i]) * (1.0 - p).ln());
+            l += w[i] * log_loss(sigmoid(score[i]), y[i]);
         }
         l / wall
     };
     let loss_before = loss(&score);
-    let mut gain_by_input = [0f64; FEATURES];
-    let trees = boost(
-        samples,
-        &binned,
-        &w,
-        &mut score,
-        params,
-        &mut gain_by_input,
-        |i, score| {
-            let p = 1.0 / (1.0 + (-score).exp());
-            (w[i] * (p - y[i]), w[i] * (p * (1.0 - p)).max(1e-9))
-        },
-    );
+    let (trees, importance) = boost(samples, &binned, &w, &mut score, params, |i, score| {
+        let p = sigmoid(score);
+        (w[i] * (p - y[i]), w[i] * (p * (1.0 - p)).max(1e-9))
+    });
     let loss_after = loss(&score);
     let f1s: Vec<f64> = samples
         .iter()
@@ -203,7 +192,6 @@ pub fn train(
         .map(|s| f64::from(s.page_f1))
         .collect();
     let mean_page_f1 = f1s.iter().sum::<f64>() / f1s.len().max(1) as f64;
-    let total_gain: f64 = gain_by_input.iter().sum();
     let model = StageModel::new((mean_page_f1 / 2.0) as f32, base as f32, trees)
         .map_err(|e| LearnError::Model(e.to_string()))?;
     Ok((
@@ -215,24 +203,37 @@ pub fn train(
             mean_page_f1,
             loss_before,
             loss_after,
-            importance: gain_by_input.map(|v| v / total_gain.max(f64::MIN_POSITIVE)),
+            importance,
         },
     ))
 }
 
+/// The logistic function.
+pub(crate) fn sigmoid(score: f64) -> f64 {
+    1.0 / (1.0 + (-score).exp())
+}
+
+/// The cross-entropy of a probability `p` (kept off 0 and 1) against a label `y` in 0..=1
+/// (a soft label allowed).
+pub(crate) fn log_loss(p: f64, y: f64) -> f64 {
+    let p = p.clamp(1e-12, 1.0 - 1e-12);
+    -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
+}
+
 /// Grows `params.trees` trees by Newton steps, each fitted to the gradients and Hessians
-/// `gradient(i, score_i)` gives at every sample's running score (`score`, updated in place),
-/// adding each split's gain to its input's importance.
+/// `gradient(i, score_i)` gives at every sample's running score (`score`, updated in place);
+/// with them, per input, the loss reduction its splits made as a share of all splits' (sums
+/// to 1).
 fn boost(
     samples: &[StageSample],
     binned: &Binned,
     w: &[f64],
     score: &mut [f64],
     params: &GbdtParams,
-    gain_by_input: &mut [f64; FEATURES],
     gradient: impl Fn(usize, f64) -> (f64, f64),
-) -> Vec<Vec<TreeNode>> {
+) -> (Vec<Vec<TreeNode>>, [f64; FEATURES]) {
     let n = samples.len();
+    let mut gain_by_input = [0f64; FEATURES];
     let mut trees = Vec::with_capacity(params.trees);
     let mut g = vec![0f64; n];
     let mut h = vec![0f64; n];
@@ -246,13 +247,17 @@ fn boost(
             .iter_mut()
             .enumerate()
             .for_each(|(i, o)| *o = i as u32);
-        let tree = grow_tree(binned, &g, &h, w, &mut order, params, gain_by_input);
+        let tree = grow_tree(binned, &g, &h, w, &mut order, params, &mut gain_by_input);
         for i in 0..n {
             score[i] += f64::from(tree_score(&tree, &samples[i].x));
         }
         trees.push(tree);
     }
-    trees
+    let total_gain: f64 = gain_by_input.iter().sum();
+    (
+        trees,
+        gain_by_input.map(|v| v / total_gain.max(f64::MIN_POSITIVE)),
+    )
 }
 
 /// A least-squares regression forest: trees fitted to `targets` (one per sample of
@@ -292,25 +297,17 @@ pub fn regress(
         l / wall.max(f64::MIN_POSITIVE)
     };
     let loss_before = loss(&fitted);
-    let mut gain_by_input = [0f64; FEATURES];
-    let trees = boost(
-        inputs,
-        &binned,
-        &w,
-        &mut fitted,
-        params,
-        &mut gain_by_input,
-        |i, fit| (w[i] * (fit - targets[i]), w[i]),
-    );
+    let (trees, importance) = boost(inputs, &binned, &w, &mut fitted, params, |i, fit| {
+        (w[i] * (fit - targets[i]), w[i])
+    });
     let loss_after = loss(&fitted);
-    let total_gain: f64 = gain_by_input.iter().sum();
     Ok(Regression {
         base,
         trees,
         fitted,
         loss_before,
         loss_after,
-        importance: gain_by_input.map(|v| v / total_gain.max(f64::MIN_POSITIVE)),
+        importance,
     })
 }
 
