@@ -71,8 +71,9 @@ pub const DEFAULT_MAX_COMPARISONS: u64 = 2_000_000;
 /// script, a comment and a template's content where a browser does; 4: the confidence reads
 /// five more signals (the page around the root) and its shipped model is refit with them;
 /// 5: `--favor recall` adds the prose outside the root when the root holds less than it;
-/// 6: the confidence is fitted to the F1's empirical log-odds, then calibrated (refit).
-pub const EXTRACTION_REVISION: u32 = 6;
+/// 6: the confidence is fitted to the F1's empirical log-odds, then calibrated (refit);
+/// 7: an `<h1>` linking to the site's home page is the site's name: no headline, no title.
+pub const EXTRACTION_REVISION: u32 = 7;
 
 impl Default for ExtractOptions {
     fn default() -> Self {

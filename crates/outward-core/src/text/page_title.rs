@@ -22,8 +22,13 @@ pub fn flat_text(buf: &[u8], start: usize, end: usize) -> String {
     sink.finish().into_text()
 }
 
-/// Text of the page's first `<h1>`, if it has one.
+/// Text of the page's first `<h1>`, if it has one and it is not the site's name (an `<h1>`
+/// linking to the site's home page, [`Cleaned::h1_links_home`]: a blog's title over every
+/// post names no page).
 pub fn h1_text(cleaned: &Cleaned) -> Option<String> {
+    if cleaned.h1_links_home {
+        return None;
+    }
     let (s, e) = cleaned.h1?;
     let t = flat_text(&cleaned.buf, s as usize, e as usize);
     (!t.is_empty()).then_some(t)
@@ -33,4 +38,27 @@ pub fn h1_text(cleaned: &Cleaned) -> Option<String> {
 pub fn page_title(cleaned: &Cleaned) -> Option<String> {
     let h1 = h1_text(cleaned);
     choose_title(cleaned.title.as_deref(), h1.as_deref())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::html::clean::{CleanOptions, clean};
+
+    #[test]
+    fn a_site_name_linking_home_is_no_page_title() {
+        let title = |html: &str| page_title(&clean(html.as_bytes(), CleanOptions::default()));
+        assert_eq!(
+            title("<h1>The bridge vote</h1><p>Text.</p>").as_deref(),
+            Some("The bridge vote")
+        );
+        assert_eq!(
+            title("<h1><a href=\"/\">City Notes</a></h1><p>Text.</p>"),
+            None
+        );
+        assert_eq!(
+            title("<title>The bridge vote</title><h1><a href=\"/\">City Notes</a></h1>").as_deref(),
+            Some("The bridge vote")
+        );
+    }
 }

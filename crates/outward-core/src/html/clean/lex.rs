@@ -16,6 +16,8 @@ pub(super) struct Attrs<'a> {
     pub(super) role: &'a [u8],
     pub(super) itemprop: &'a [u8],
     pub(super) href: bool,
+    /// The href's value (read by [`names_home`] inside the first `<h1>` only).
+    pub(super) href_value: &'a [u8],
     /// Hidden from view: `display:none`, `hidden`, `popover`.
     pub(super) hidden: bool,
     /// `aria-hidden="true"`: hidden from screen readers, and so from the text (icons, a
@@ -214,7 +216,10 @@ fn scan_attr_list<'a>(
 pub(super) fn record_attr<'a>(attrs: &mut Attrs<'a>, name: &[u8], value: &'a [u8]) {
     match name.len() {
         2 if name.eq_ignore_ascii_case(b"id") => attrs.id = value,
-        4 if name.eq_ignore_ascii_case(b"href") => attrs.href = true,
+        4 if name.eq_ignore_ascii_case(b"href") => {
+            attrs.href = true;
+            attrs.href_value = value;
+        }
         4 if name.eq_ignore_ascii_case(b"role") => attrs.role = value,
         5 if name.eq_ignore_ascii_case(b"class") => attrs.class = value,
         5 if name.eq_ignore_ascii_case(b"style") && style_hides(value) => attrs.hidden = true,
@@ -234,6 +239,60 @@ pub(super) fn record_attr<'a>(attrs: &mut Attrs<'a>, name: &[u8], value: &'a [u8
         15 if name.eq_ignore_ascii_case(b"aria-labelledby") => attrs.labelled = true,
         _ => {}
     }
+}
+
+/// Whether a link's href names a site's home page: `/`, an empty path after a scheme's or a
+/// protocol-relative host (`http://example.com/`, `//example.com`), or its index file
+/// (`index.html`, `/index.php`), with no query and no fragment. Which site is not asked: a
+/// page's header links home, and nothing else on a page links to a bare host from inside its
+/// headline.
+pub(super) fn names_home(href: &[u8]) -> bool {
+    let href = href.trim_ascii();
+    let path = match href.iter().position(|&b| b == b':') {
+        Some(colon)
+            if href[..colon].eq_ignore_ascii_case(b"http")
+                || href[..colon].eq_ignore_ascii_case(b"https") =>
+        {
+            &href[colon + 1..]
+        }
+        Some(_) => return false,
+        None => href,
+    };
+    let path = match path.strip_prefix(b"//") {
+        Some(host_and_path) => {
+            let host_end = host_and_path
+                .iter()
+                .position(|&b| b == b'/')
+                .unwrap_or(host_and_path.len());
+            if host_end == 0 {
+                return false;
+            }
+            &host_and_path[host_end..]
+        }
+        None if path.len() == href.len() => path,
+        // `http:path` without a host.
+        None => return false,
+    };
+    let file = path.strip_prefix(b"/").unwrap_or(path);
+    if path.is_empty() && href.is_empty() {
+        return false;
+    }
+    if file.is_empty() {
+        return true;
+    }
+    let Some(ext) = file.strip_prefix(b"index.") else {
+        return false;
+    };
+    [
+        b"html".as_slice(),
+        b"htm",
+        b"php",
+        b"asp",
+        b"aspx",
+        b"shtml",
+    ]
+    .iter()
+    .any(|e| ext.eq_ignore_ascii_case(e))
 }
 
 /// Whether an element with this id is a segment that React streams in hidden

@@ -129,6 +129,9 @@ pub struct Cleaned {
     pub title: Option<String>,
     /// Range of the first `<h1>` element in `buf` (start tag to end of end tag).
     pub h1: Option<(u32, u32)>,
+    /// The first `<h1>` holds a link to the site's home page: the site's name over every
+    /// page (a blog's title, a logo), not the page's headline.
+    pub h1_links_home: bool,
     pub saw_noscript: bool,
     /// The most text weight (as `text_weight`, of the text outside its tags) one
     /// `<noscript>` held, when not kept.
@@ -287,6 +290,52 @@ mod tests {
 
     fn cleaned(html: &str) -> String {
         String::from_utf8(clean(html.as_bytes(), CleanOptions::default()).buf).unwrap()
+    }
+
+    /// A blog's name in its header (`<h1><a href="http://blog.example/">`) is the site's, not
+    /// the story's: the first `<h1>` is marked when it links home, whatever form the link's
+    /// href takes; a link elsewhere, or a home link after the `<h1>`, marks nothing.
+    #[test]
+    fn the_first_h1_linking_home_is_marked() {
+        let links_home = |html: &str| clean(html.as_bytes(), CleanOptions::default()).h1_links_home;
+        for home in [
+            "/",
+            "http://blog.example.com/",
+            "https://blog.example.com",
+            "//blog.example.com/",
+            " HTTP://Blog.Example.com/ ",
+            "index.html",
+            "/index.php",
+        ] {
+            let page =
+                format!("<h1 id=title><a href=\"{home}\">Sutter's Mill</a></h1><h2>Post</h2>");
+            assert!(links_home(&page), "{home}");
+        }
+        for elsewhere in [
+            "/2012/10/09/post",
+            "http://blog.example.com/about",
+            "https://blog.example.com/?p=12",
+            "/index.html#top",
+            "",
+            "#",
+            "//",
+            "http:relative",
+            "mailto:me@blog.example.com",
+            "javascript:void(0)",
+            "archive.html",
+        ] {
+            let page = format!("<h1><a href=\"{elsewhere}\">The bridge vote</a></h1>");
+            assert!(!links_home(&page), "{elsewhere:?}");
+        }
+        assert!(!links_home(
+            "<h1>The bridge vote</h1><a href=\"/\">Home</a>"
+        ));
+        assert!(!links_home(
+            "<h1>The bridge vote</h1><h1><a href=\"/\">Blog</a></h1>"
+        ));
+        assert!(!links_home(
+            "<div><a href=\"/\">Blog</a></div><h1>The bridge vote</h1>"
+        ));
     }
 
     #[test]

@@ -227,6 +227,9 @@ impl<'a> Cleaner<'a> {
             strong = true;
         }
         let link = emitted && tag == Tag::A && attrs.href;
+        if link && self.h1_open.is_some() && lex::names_home(attrs.href_value) {
+            self.res.h1_links_home = true;
+        }
         if emitted {
             self.emit_tag(tag, raw, attrs, boiler, good);
             self.res.nodes_total += 1;

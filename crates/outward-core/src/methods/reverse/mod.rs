@@ -281,7 +281,8 @@ impl Reverse {
         // The h1 inside R, or above it where the headline guard emits it.
         let h1_at_r = cleaned.h1.is_some_and(|(hs, he)| {
             let n = pp.tree.node(r);
-            (n.start <= hs && he <= n.end) || (he <= n.start && read.on(Guard::Headline))
+            (n.start <= hs && he <= n.end)
+                || (he <= n.start && read.on(Guard::Headline) && !cleaned.h1_links_home)
         });
         let r_range = {
             let r_node = pp.tree.node(r);

@@ -1153,6 +1153,38 @@ fn each_guard_turned_off_loses_what_it_is_for() {
     }
 }
 
+/// The headline guard keeps the page's `<h1>` above the root, but not a blog's name in its
+/// header: an `<h1>` that links to the site's home page (dragnet's old blog themes, 284 of
+/// its pages, whose truths leave the name out on 284 and keep it on 23).
+#[test]
+fn a_headline_linking_home_is_the_sites_name_and_left_out() {
+    let article: String = (0..6)
+        .map(|k| format!("<p>Post paragraph {k}: the council met on Tuesday to vote on the new bridge, and the debate ran late.</p>"))
+        .collect();
+    let page = |h1: &str| {
+        format!(
+            "<html><body><h1 id=blog-title>{h1}</h1><div class=post><h2>The bridge vote</h2>{article}</div></body></html>"
+        )
+    };
+    let url = "http://citynotes.example/2012/11/the-bridge-vote";
+    let home = text_with(
+        Guards::ALL_ON,
+        &page("<a href=\"http://citynotes.example/\">City Notes</a>"),
+        url,
+    );
+    assert!(home.contains("Post paragraph 5:"), "{home}");
+    assert!(!home.contains("City Notes"), "{home}");
+    // The same header's name, not linking home, is kept as the page's headline.
+    let plain = text_with(Guards::ALL_ON, &page("City Notes"), url);
+    assert!(plain.contains("City Notes"), "{plain}");
+    let elsewhere = text_with(
+        Guards::ALL_ON,
+        &page("<a href=\"/about\">City Notes</a>"),
+        url,
+    );
+    assert!(elsewhere.contains("City Notes"), "{elsewhere}");
+}
+
 /// `--favor recall`: a page the confidence model doubts (under `RECALL_FALLBACK_BELOW`)
 /// gives all its visible text; a page it trusts, and every page balanced, its root's.
 #[test]
