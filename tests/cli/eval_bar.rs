@@ -30,22 +30,27 @@ struct Bar {
 /// Measured with `outward eval --json [--lodo] --method M ../shared/data/dev/*.warc.gz`:
 /// `paper` and `fulltext` at fee606e (their scores are unchanged since bb2e9df), `reverse`
 /// and `reverse-stage` on the commit that refitted the shipped models after the cleaner's
-/// script and comment ends and the `notices` guard (issue #37, 2026-11-28).
+/// script and comment ends and the `notices` guard (issue #37, 2026-11-28); `reverse-stage`
+/// in sample again at 2e36ded (the `<h1>` linking home is no headline; the stage retrained,
+/// its cut moved with its training pages' mean F1): dragnet's F1 rose and one more of its
+/// pages is missed (http://dragnet.example/R569, a blog whose root is its sidebar and whose
+/// truth is a five-line list the retrained stage now prunes: R 0.84 -> 0.14); held out, the
+/// misses are unchanged (168).
 const BARS: [Bar; 5] = [
     Bar {
         method: "reverse-stage",
         lodo: false,
-        macro_f1: (0.901273, 0.8962),
+        macro_f1: (0.901373, 0.8963),
         sets: &[
-            ("cleaneval", 0.928710, 0.9237, 17),
-            ("cleanportaleval", 0.944676, 0.9396, 1),
-            ("cwced_zh", 0.929568, 0.9245, 0),
-            ("dragnet", 0.904991, 0.8999, 50),
-            ("htmltotext", 0.897844, 0.8928, 2),
-            ("magic_html", 0.801944, 0.7969, 12),
-            ("readability", 0.953430, 0.9484, 3),
-            ("trafilatura_eval", 0.896696, 0.8916, 31),
-            ("wcxb", 0.849022, 0.8440, 73),
+            ("cleaneval", 0.928787, 0.9237, 17),
+            ("cleanportaleval", 0.943664, 0.9386, 1),
+            ("cwced_zh", 0.929619, 0.9246, 0),
+            ("dragnet", 0.905455, 0.9004, 51),
+            ("htmltotext", 0.898083, 0.8930, 2),
+            ("magic_html", 0.802991, 0.7979, 12),
+            ("readability", 0.953372, 0.9483, 3),
+            ("trafilatura_eval", 0.898635, 0.8936, 31),
+            ("wcxb", 0.849014, 0.8440, 73),
         ],
     },
     Bar {
