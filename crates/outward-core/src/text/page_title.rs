@@ -26,10 +26,7 @@ pub fn flat_text(buf: &[u8], start: usize, end: usize) -> String {
 /// linking to the site's home page, [`Cleaned::h1_links_home`]: a blog's title over every
 /// post names no page).
 pub fn h1_text(cleaned: &Cleaned) -> Option<String> {
-    if cleaned.h1_links_home {
-        return None;
-    }
-    let (s, e) = cleaned.h1?;
+    let (s, e) = cleaned.headline()?;
     let t = flat_text(&cleaned.buf, s as usize, e as usize);
     (!t.is_empty()).then_some(t)
 }

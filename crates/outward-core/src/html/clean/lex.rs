@@ -248,6 +248,10 @@ pub(super) fn record_attr<'a>(attrs: &mut Attrs<'a>, name: &[u8], value: &'a [u8
 /// headline.
 pub(super) fn names_home(href: &[u8]) -> bool {
     let href = href.trim_ascii();
+    // An empty href is the page itself.
+    if href.is_empty() {
+        return false;
+    }
     let path = match href.iter().position(|&b| b == b':') {
         Some(colon)
             if href[..colon].eq_ignore_ascii_case(b"http")
@@ -274,9 +278,6 @@ pub(super) fn names_home(href: &[u8]) -> bool {
         None => return false,
     };
     let file = path.strip_prefix(b"/").unwrap_or(path);
-    if path.is_empty() && href.is_empty() {
-        return false;
-    }
     if file.is_empty() {
         return true;
     }

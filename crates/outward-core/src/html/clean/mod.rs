@@ -148,6 +148,14 @@ pub struct Cleaned {
     pub hidden_max_at: u32,
 }
 
+impl Cleaned {
+    /// The first `<h1>`'s range when it is the page's headline: not when it links to the
+    /// site's home page ([`Cleaned::h1_links_home`], the site's name over every page).
+    pub fn headline(&self) -> Option<(u32, u32)> {
+        self.h1.filter(|_| !self.h1_links_home)
+    }
+}
+
 /// Cleaner settings.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct CleanOptions {

@@ -203,9 +203,8 @@ pub(super) fn emit(
     // The headline usually sits just above the article body: keep it, unless it links to
     // the site's home page: then it is the site's name over every page (an old blog theme's
     // title), which truths leave out (dragnet: out on 284 pages, kept on 23).
-    if let Some((hs, he)) = cleaned.h1
+    if let Some((hs, he)) = cleaned.headline()
         && read.on(Guard::Headline)
-        && !cleaned.h1_links_home
         && he <= tree.node(roots[0]).start
     {
         let headline = flat_text(buf, hs as usize, he as usize);

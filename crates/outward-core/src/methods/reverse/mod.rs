@@ -279,11 +279,13 @@ impl Reverse {
         stats.work = read.work() + pp.bytes_touched() + pp.nodes_built();
         let text = emitted.blocks.text();
         // The h1 inside R, or above it where the headline guard emits it.
-        let h1_at_r = cleaned.h1.is_some_and(|(hs, he)| {
-            let n = pp.tree.node(r);
-            (n.start <= hs && he <= n.end)
-                || (he <= n.start && read.on(Guard::Headline) && !cleaned.h1_links_home)
-        });
+        let n = pp.tree.node(r);
+        let h1_at_r = cleaned
+            .h1
+            .is_some_and(|(hs, he)| n.start <= hs && he <= n.end)
+            || cleaned
+                .headline()
+                .is_some_and(|(_, he)| he <= n.start && read.on(Guard::Headline));
         let r_range = {
             let r_node = pp.tree.node(r);
             (r_node.start, r_node.end)
