@@ -72,8 +72,9 @@ pub const DEFAULT_MAX_COMPARISONS: u64 = 2_000_000;
 /// five more signals (the page around the root) and its shipped model is refit with them;
 /// 5: `--favor recall` adds the prose outside the root when the root holds less than it;
 /// 6: the confidence is fitted to the F1's empirical log-odds, then calibrated (refit);
-/// 7: an `<h1>` linking to the site's home page is the site's name: no headline, no title.
-pub const EXTRACTION_REVISION: u32 = 7;
+/// 7: an `<h1>` linking to the site's home page is the site's name: no headline, no title;
+/// 8: `--favor precision` ends the text at a heading that opens the readers' comments.
+pub const EXTRACTION_REVISION: u32 = 8;
 
 impl Default for ExtractOptions {
     fn default() -> Self {

@@ -3,24 +3,27 @@
 //! site memory's template holds, that are boilerplate-hinted (where the hint holds and the
 //! element is no peer of the seed's) or link lists (seed 000's rules 1-2; in a listing,
 //! menus only: its items are links) — the `prune` guard —, lists of cards for other stories
-//! (`teasers`), notices that the page needs JavaScript and sign-in prompts (`notices`) and, for `reverse-stage`, those
-//! the learned stage calls boilerplate. An ancestor of the seed is never pruned.
+//! (`teasers`), notices that the page needs JavaScript and sign-in prompts (`notices`),
+//! with `--favor precision` the readers' comments after their heading (`comments`) and, for
+//! `reverse-stage`, those the learned stage calls boilerplate. An ancestor of the seed is never pruned.
 //!
 //! Invariants: the tree is walked once per root; each element is judged once, top down (a
 //! pruned element's subtree is not visited).
 
-use super::guards::{LABELLED_LIST_MIN_LINES, is_label_of, is_notice, is_teaser_list};
+use super::guards::{
+    LABELLED_LIST_MIN_LINES, comments_start, is_label_of, is_notice, is_teaser_list,
+};
 use super::read::PageRead;
 use super::scores::{BlockScores, LINK_LIST_RATIO};
 use super::stage_inputs::{
     PageCut, STAGE_MAX_UNPUNCTUATED, StageCandidate, StageMode, StagePage, stage_budget,
 };
 use super::switches::Guard;
-use crate::Blocks;
 use crate::html::tags::Tag;
 use crate::html::tree::{F_BOILER, Kind, Tree};
 use crate::text::emit::{TextSink, emit_subtree};
 use crate::text::page_title::flat_text;
+use crate::{Blocks, Favor};
 
 /// What emission gave.
 pub(super) struct Emitted {
@@ -132,7 +135,31 @@ pub(super) fn emit(
     // Notices that the page needs JavaScript or a newer browser, and sign-in prompts.
     let notices_on = read.on(Guard::Notices);
     let notice = |id: u32| notices_on && is_notice(tree, buf, scores, id);
-    let rules_prune = |id: u32| template_at(id) || hint_or_links(id) || teasers(id) || notice(id);
+    // `--favor precision`: the readers' comments, from the heading that opens them after
+    // the seed (not on a forum thread's URL, a landing page's or in a listing: there the
+    // replies or items are the page). The heading holding that start and every element
+    // after it are left out.
+    let comments_at = (read.on(Guard::Comments)
+        && matches!(mode, StageMode::Apply(_, Favor::Precision))
+        && !listing
+        && !read.url_kind.thread
+        && !read.url_kind.landing)
+        .then(|| {
+            let end = roots.iter().map(|&id| tree.node(id).end).max().unwrap_or(0);
+            comments_start(cleaned, seed_at, end)
+        })
+        .flatten();
+    let after_comments = |id: u32| {
+        comments_at.is_some_and(|at| {
+            let n = tree.node(id);
+            n.kind == Kind::Element
+                && n.end > at
+                && (n.start >= at || (n.tag.is_heading() && n.start > seed_at))
+        })
+    };
+    let rules_prune = |id: u32| {
+        template_at(id) || hint_or_links(id) || teasers(id) || notice(id) || after_comments(id)
+    };
     // The stage judges roots of running prose only (see `STAGE_MAX_UNPUNCTUATED`).
     let page_inputs = match mode {
         StageMode::Off => None,
@@ -163,6 +190,9 @@ pub(super) fn emit(
     let mut stage_pruned = 0u32;
     let mut pruned_share = 0f32;
     let mut skip = |id: u32| {
+        if after_comments(id) {
+            return true;
+        }
         if !prunable(id) {
             return false;
         }

@@ -10,8 +10,8 @@
 //! which hints hold (`thread`, `weak-hints`, `peers`), then R: the listing guard first; the
 //! title guard only when the listing guard did not fire; the join guard only on an article
 //! (not a listing); the sibling guard last, on the built tree; then emission (`headline`,
-//! `prune`, `teasers`, `notices`); last, with `--favor recall` only, `prose-outside` around
-//! the emitted text.
+//! `prune`, `teasers`, `notices`, and with `--favor precision` only `comments`); last,
+//! with `--favor recall` only, `prose-outside` around the emitted text.
 //!
 //! Invariants: [`Guards::default`] is every guard on, and is the method as shipped: its
 //! options key is empty, so a run with every guard on has the config hash (and the output
@@ -61,6 +61,10 @@ pub enum Guard {
     /// asks the reader to sign in, sign up or subscribe, is left out of R's text
     /// (`notices.rs`).
     Notices,
+    /// `comments`, read only by `--favor precision`: a heading that opens the readers'
+    /// comments ("Comments", "12 Responses to “…”", "Leave a Reply") after the seed ends
+    /// R's text (`comments.rs`).
+    Comments,
     /// `headline`: the page's `<h1>` above R is emitted first.
     Headline,
     /// `prose-outside`, read only by `--favor recall`: a page whose prose outside R weighs
@@ -70,7 +74,7 @@ pub enum Guard {
 
 impl Guard {
     /// Every guard, in the order of the precedence above.
-    pub const ALL: [Guard; 15] = [
+    pub const ALL: [Guard; 16] = [
         Guard::Noscript,
         Guard::Hidden,
         Guard::WeakHints,
@@ -84,6 +88,7 @@ impl Guard {
         Guard::Prune,
         Guard::Teasers,
         Guard::Notices,
+        Guard::Comments,
         Guard::Headline,
         Guard::ProseOutside,
     ];
@@ -104,6 +109,7 @@ impl Guard {
             Guard::Prune => "prune",
             Guard::Teasers => "teasers",
             Guard::Notices => "notices",
+            Guard::Comments => "comments",
             Guard::Headline => "headline",
             Guard::ProseOutside => "prose-outside",
         }
@@ -139,6 +145,9 @@ impl Guard {
             }
             Guard::Notices => {
                 "a short block asking for JavaScript, a newer browser, a sign-in or a sign-up is left out"
+            }
+            Guard::Comments => {
+                "--favor precision: a heading opening the comments (\"Comments\", \"12 Responses\") ends the text"
             }
             Guard::Headline => "the page's <h1> above the root is kept",
             Guard::ProseOutside => {
