@@ -4,8 +4,9 @@
 //! element is no peer of the seed's) or link lists (seed 000's rules 1-2; in a listing,
 //! menus only: its items are links) — the `prune` guard —, lists of cards for other stories
 //! (`teasers`), notices that the page needs JavaScript and sign-in prompts (`notices`),
-//! with `--favor precision` the readers' comments after their heading (`comments`) and, for
-//! `reverse-stage`, those the learned stage calls boilerplate. An ancestor of the seed is never pruned.
+//! with `--favor precision` the readers' comments after their heading (`comments`) and,
+//! for `reverse-stage`, those the learned stage calls boilerplate. An ancestor of the seed
+//! is never pruned.
 //!
 //! Invariants: the tree is walked once per root; each element is judged once, top down (a
 //! pruned element's subtree is not visited).
