@@ -35,53 +35,59 @@ struct Bar {
 /// its cut moved with its training pages' mean F1): dragnet's F1 rose and one more of its
 /// pages is missed (http://dragnet.example/R569, a blog whose root is its sidebar and whose
 /// truth is a five-line list the retrained stage now prunes: R 0.84 -> 0.14); held out, the
-/// misses are unchanged (168).
+/// misses are unchanged (168). `reverse-stage` and `reverse` in sample again at the
+/// `after-story` guard (a heading of what follows the story ends R's text, 2026-12-02):
+/// macro 0.901373 -> 0.902806 and 0.896930 -> 0.898752, and one more dragnet page missed by
+/// each (http://blogs.nfl.com/2012/11/05/dwayne-allen-says-players-had-to-hold-..., whose
+/// truth keeps the comment guidelines after the "Share this:" heading: R 0.52 -> 0.40);
+/// held out (LODO) at the same commit: macro 0.899015 -> 0.900576, dragnet 52 -> 53
+/// missed.
 const BARS: [Bar; 5] = [
     Bar {
         method: "reverse-stage",
         lodo: false,
-        macro_f1: (0.901373, 0.8963),
+        macro_f1: (0.902806, 0.8978),
         sets: &[
-            ("cleaneval", 0.928787, 0.9237, 17),
+            ("cleaneval", 0.928784, 0.9237, 17),
             ("cleanportaleval", 0.943664, 0.9386, 1),
             ("cwced_zh", 0.929619, 0.9246, 0),
-            ("dragnet", 0.905455, 0.9004, 51),
-            ("htmltotext", 0.898083, 0.8930, 2),
-            ("magic_html", 0.802991, 0.7979, 12),
-            ("readability", 0.953372, 0.9483, 3),
-            ("trafilatura_eval", 0.898635, 0.8936, 31),
-            ("wcxb", 0.849014, 0.8440, 73),
+            ("dragnet", 0.907972, 0.9029, 52),
+            ("htmltotext", 0.898124, 0.8931, 2),
+            ("magic_html", 0.807371, 0.8023, 12),
+            ("readability", 0.957738, 0.9527, 3),
+            ("trafilatura_eval", 0.898891, 0.8938, 31),
+            ("wcxb", 0.849175, 0.8441, 73),
         ],
     },
     Bar {
         method: "reverse-stage",
         lodo: true,
-        macro_f1: (0.899015, 0.8940),
+        macro_f1: (0.900576, 0.8955),
         sets: &[
-            ("cleaneval", 0.927657, 0.9226, 17),
-            ("cleanportaleval", 0.943151, 0.9381, 1),
-            ("cwced_zh", 0.927541, 0.9225, 0),
-            ("dragnet", 0.900366, 0.8953, 52),
-            ("htmltotext", 0.899711, 0.8947, 2),
-            ("magic_html", 0.797096, 0.7920, 12),
-            ("readability", 0.951352, 0.9463, 3),
-            ("wcxb", 0.845250, 0.8402, 81),
+            ("cleaneval", 0.927449, 0.9224, 17),
+            ("cleanportaleval", 0.942814, 0.9378, 1),
+            ("cwced_zh", 0.927819, 0.9228, 0),
+            ("dragnet", 0.904223, 0.8992, 53),
+            ("htmltotext", 0.898921, 0.8939, 2),
+            ("magic_html", 0.802218, 0.7972, 12),
+            ("readability", 0.955698, 0.9506, 3),
+            ("wcxb", 0.845466, 0.8404, 81),
         ],
     },
     Bar {
         method: "reverse",
         lodo: false,
-        macro_f1: (0.896930, 0.8919),
+        macro_f1: (0.898752, 0.8937),
         sets: &[
-            ("cleaneval", 0.926590, 0.9215, 17),
+            ("cleaneval", 0.926570, 0.9215, 17),
             ("cleanportaleval", 0.933825, 0.9288, 1),
-            ("cwced_zh", 0.926838, 0.9218, 0),
-            ("dragnet", 0.898041, 0.8930, 48),
-            ("htmltotext", 0.897594, 0.8925, 2),
-            ("magic_html", 0.795717, 0.7907, 11),
-            ("readability", 0.951332, 0.9463, 3),
-            ("trafilatura_eval", 0.886679, 0.8816, 30),
-            ("wcxb", 0.845502, 0.8405, 72),
+            ("cwced_zh", 0.926878, 0.9218, 0),
+            ("dragnet", 0.902915, 0.8979, 49),
+            ("htmltotext", 0.897635, 0.8926, 2),
+            ("magic_html", 0.800190, 0.7951, 11),
+            ("readability", 0.956014, 0.9510, 3),
+            ("trafilatura_eval", 0.887765, 0.8827, 30),
+            ("wcxb", 0.845992, 0.8409, 72),
         ],
     },
     Bar {

@@ -73,8 +73,9 @@ pub const DEFAULT_MAX_COMPARISONS: u64 = 2_000_000;
 /// 5: `--favor recall` adds the prose outside the root when the root holds less than it;
 /// 6: the confidence is fitted to the F1's empirical log-odds, then calibrated (refit);
 /// 7: an `<h1>` linking to the site's home page is the site's name: no headline, no title;
-/// 8: `--favor precision` ends the text at a heading that opens the readers' comments.
-pub const EXTRACTION_REVISION: u32 = 8;
+/// 8: `--favor precision` ends the text at a heading that opens the readers' comments;
+/// 9: a heading of what follows the story ("Related posts", "Share this") ends the text.
+pub const EXTRACTION_REVISION: u32 = 9;
 
 impl Default for ExtractOptions {
     fn default() -> Self {

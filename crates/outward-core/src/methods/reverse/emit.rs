@@ -4,15 +4,17 @@
 //! element is no peer of the seed's) or link lists (seed 000's rules 1-2; in a listing,
 //! menus only: its items are links) — the `prune` guard —, lists of cards for other stories
 //! (`teasers`), notices that the page needs JavaScript and sign-in prompts (`notices`),
-//! with `--favor precision` the readers' comments after their heading (`comments`) and,
-//! for `reverse-stage`, those the learned stage calls boilerplate. An ancestor of the seed
-//! is never pruned.
+//! what follows the story after its heading (`after-story`: related stories, share
+//! buttons, the author's box), with `--favor precision` the readers' comments after theirs
+//! (`comments`) and, for `reverse-stage`, those the learned stage calls boilerplate. An
+//! ancestor of the seed is never pruned.
 //!
 //! Invariants: the tree is walked once per root; each element is judged once, top down (a
 //! pruned element's subtree is not visited).
 
 use super::guards::{
-    LABELLED_LIST_MIN_LINES, comments_start, is_label_of, is_notice, is_teaser_list,
+    LABELLED_LIST_MIN_LINES, ending_start, is_label_of, is_notice, is_teaser_list,
+    names_after_story, names_comments,
 };
 use super::read::PageRead;
 use super::scores::{BlockScores, LINK_LIST_RATIO};
@@ -136,31 +138,39 @@ pub(super) fn emit(
     // Notices that the page needs JavaScript or a newer browser, and sign-in prompts.
     let notices_on = read.on(Guard::Notices);
     let notice = |id: u32| notices_on && is_notice(tree, buf, scores, id);
-    // `--favor precision`: the readers' comments, from the heading that opens them after
-    // the seed (not on a forum thread's URL, a landing page's or in a listing: there the
-    // replies or items are the page). The heading holding that start and every element
-    // after it are left out.
-    let comments_at = (read.on(Guard::Comments)
-        && matches!(mode, StageMode::Apply(_, Favor::Precision))
+    // Where the story ends: at a heading of what follows it (`after-story`) or, with
+    // `--favor precision`, at the heading that opens the readers' comments (`comments`),
+    // after the seed (not on a forum thread's URL, a landing page's or in a listing: there
+    // the replies or items are the page). The heading holding that start and every element
+    // after it are left out, after the learned stage has judged R as a whole: its cut and
+    // budget, and its training pages (`StageMode::Collect`), are those of R uncut.
+    let comments_on =
+        read.on(Guard::Comments) && matches!(mode, StageMode::Apply(_, Favor::Precision));
+    let after_story_on = read.on(Guard::AfterStory) && !matches!(mode, StageMode::Collect(_));
+    let story_end_at = ((comments_on || after_story_on)
         && !listing
         && !read.url_kind.thread
         && !read.url_kind.landing)
         .then(|| {
             let end = roots.iter().map(|&id| tree.node(id).end).max().unwrap_or(0);
-            comments_start(cleaned, seed_at, end)
+            let comments = comments_on
+                .then(|| ending_start(cleaned, seed_at, end, names_comments))
+                .flatten();
+            let after_story = after_story_on
+                .then(|| ending_start(cleaned, seed_at, end, names_after_story))
+                .flatten();
+            comments.into_iter().chain(after_story).min()
         })
         .flatten();
-    let after_comments = |id: u32| {
-        comments_at.is_some_and(|at| {
+    let after_story_end = |id: u32| {
+        story_end_at.is_some_and(|at| {
             let n = tree.node(id);
             n.kind == Kind::Element
                 && n.end > at
                 && (n.start >= at || (n.tag.is_heading() && n.start > seed_at))
         })
     };
-    let rules_prune = |id: u32| {
-        template_at(id) || hint_or_links(id) || teasers(id) || notice(id) || after_comments(id)
-    };
+    let rules_prune = |id: u32| template_at(id) || hint_or_links(id) || teasers(id) || notice(id);
     // The stage judges roots of running prose only (see `STAGE_MAX_UNPUNCTUATED`).
     let page_inputs = match mode {
         StageMode::Off => None,
@@ -191,7 +201,7 @@ pub(super) fn emit(
     let mut stage_pruned = 0u32;
     let mut pruned_share = 0f32;
     let mut skip = |id: u32| {
-        if after_comments(id) {
+        if after_story_end(id) {
             return true;
         }
         if !prunable(id) {

@@ -10,7 +10,8 @@
 //! which hints hold (`thread`, `weak-hints`, `peers`), then R: the listing guard first; the
 //! title guard only when the listing guard did not fire; the join guard only on an article
 //! (not a listing); the sibling guard last, on the built tree; then emission (`headline`,
-//! `prune`, `teasers`, `notices`, and with `--favor precision` only `comments`); last,
+//! `prune`, `teasers`, `notices`, `after-story`, and with `--favor precision` only
+//! `comments`); last,
 //! with `--favor recall` only, `prose-outside` around the emitted text.
 //!
 //! Invariants: [`Guards::default`] is every guard on, and is the method as shipped: its
@@ -65,6 +66,10 @@ pub enum Guard {
     /// comments ("Comments", "12 Responses to “…”", "Leave a Reply") after the seed ends
     /// R's text (`comments.rs`).
     Comments,
+    /// `after-story`: a heading of what follows a story ("Related posts", "You may also
+    /// like", "Share this", "About the author", "Tags") after the seed ends R's text
+    /// (`after_story.rs`).
+    AfterStory,
     /// `headline`: the page's `<h1>` above R is emitted first.
     Headline,
     /// `prose-outside`, read only by `--favor recall`: a page whose prose outside R weighs
@@ -74,7 +79,7 @@ pub enum Guard {
 
 impl Guard {
     /// Every guard, in the order of the precedence above.
-    pub const ALL: [Guard; 16] = [
+    pub const ALL: [Guard; 17] = [
         Guard::Noscript,
         Guard::Hidden,
         Guard::WeakHints,
@@ -89,6 +94,7 @@ impl Guard {
         Guard::Teasers,
         Guard::Notices,
         Guard::Comments,
+        Guard::AfterStory,
         Guard::Headline,
         Guard::ProseOutside,
     ];
@@ -110,6 +116,7 @@ impl Guard {
             Guard::Teasers => "teasers",
             Guard::Notices => "notices",
             Guard::Comments => "comments",
+            Guard::AfterStory => "after-story",
             Guard::Headline => "headline",
             Guard::ProseOutside => "prose-outside",
         }
@@ -149,6 +156,9 @@ impl Guard {
             Guard::Comments => {
                 "--favor precision: a heading opening the comments (\"Comments\", \"12 Responses\") ends the text"
             }
+            Guard::AfterStory => {
+                "a heading of what follows the story (\"Related posts\", \"Share this\", \"Tags\") ends the text"
+            }
             Guard::Headline => "the page's <h1> above the root is kept",
             Guard::ProseOutside => {
                 "--favor recall: prose outside the root, when it outweighs the root, is kept"
@@ -156,8 +166,8 @@ impl Guard {
         }
     }
 
-    fn bit(self) -> u16 {
-        1 << (self as u16)
+    fn bit(self) -> u32 {
+        1 << (self as u32)
     }
 }
 
@@ -188,8 +198,8 @@ impl std::error::Error for UnknownGuard {}
 /// Which of `reverse`'s guards are on. [`Guards::default`]: all of them.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct Guards {
-    /// Bit `g as u16` set: guard `g` is off.
-    off: u16,
+    /// Bit `g as u32` set: guard `g` is off.
+    off: u32,
 }
 
 impl Guards {

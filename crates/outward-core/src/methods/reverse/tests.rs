@@ -1108,7 +1108,13 @@ fn each_guard_turned_off_loses_what_it_is_for() {
         "<html><body><div class=\"story\">{article}<p>This slideshow requires JavaScript.</p></div></body></html>"
     );
     let document = "https://gazette.example/2024/05/the-council-votes-on-the-new-bridge-4711";
-    let cases: [(Guard, String, &str, &str, bool); 14] = [
+    let related: String = (0..3)
+        .map(|k| format!("<p>Related item {k}: the mayor's plan for the harbour, and what the ferry crews say about it.</p>"))
+        .collect();
+    let after_story = format!(
+        "<html><body><div class=\"story\">{article}<h3>Related posts</h3>{related}</div></body></html>"
+    );
+    let cases: [(Guard, String, &str, &str, bool); 15] = [
         (
             Guard::Noscript,
             noscript,
@@ -1198,6 +1204,13 @@ fn each_guard_turned_off_loses_what_it_is_for() {
             notice,
             document,
             "requires JavaScript",
+            false,
+        ),
+        (
+            Guard::AfterStory,
+            after_story,
+            document,
+            "Related item 1:",
             false,
         ),
         (Guard::Headline, headline, document, "The bridge vote", true),

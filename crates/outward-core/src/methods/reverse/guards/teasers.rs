@@ -200,7 +200,7 @@ pub(in crate::methods::reverse) fn story_with_cards(cards: usize) -> String {
         .collect();
     format!(
         "<html><body><div class=story><h1>Bridge to open</h1>{paras}\
-         <h3>Related articles</h3><div class=c-grid>{cards}</div></div></body></html>"
+         <h3>Elsewhere in the Gazette</h3><div class=c-grid>{cards}</div></div></body></html>"
     )
 }
 
@@ -218,7 +218,7 @@ mod tests {
         assert!(text.contains("Paragraph 7 of the story"), "{text}");
         assert!(!text.contains("another story"), "{text}");
         assert!(!text.contains("summary for story"), "{text}");
-        assert!(!text.contains("Related articles"), "{text}");
+        assert!(!text.contains("Elsewhere in the Gazette"), "{text}");
         // Two cards are no list; on a landing page's URL the cards are the page.
         let two = text_with(Guards::ALL_ON, &story_with_cards(2), STORY_URL);
         assert!(two.contains("summary for story 1"), "{two}");
