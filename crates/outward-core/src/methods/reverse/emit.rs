@@ -13,8 +13,8 @@
 //! pruned element's subtree is not visited).
 
 use super::guards::{
-    LABELLED_LIST_MIN_LINES, ending_start, is_label_of, is_notice, is_teaser_list,
-    names_after_story, names_comments,
+    AFTER_STORY_MAX_CHARS, COMMENTS_MAX_CHARS, LABELLED_LIST_MIN_LINES, ending_start, is_label_of,
+    is_notice, is_teaser_list, names_after_story, names_comments,
 };
 use super::read::PageRead;
 use super::scores::{BlockScores, LINK_LIST_RATIO};
@@ -154,10 +154,18 @@ pub(super) fn emit(
         .then(|| {
             let end = roots.iter().map(|&id| tree.node(id).end).max().unwrap_or(0);
             let comments = comments_on
-                .then(|| ending_start(cleaned, seed_at, end, names_comments))
+                .then(|| ending_start(cleaned, seed_at, end, COMMENTS_MAX_CHARS, names_comments))
                 .flatten();
             let after_story = after_story_on
-                .then(|| ending_start(cleaned, seed_at, end, names_after_story))
+                .then(|| {
+                    ending_start(
+                        cleaned,
+                        seed_at,
+                        end,
+                        AFTER_STORY_MAX_CHARS,
+                        names_after_story,
+                    )
+                })
                 .flatten();
             comments.into_iter().chain(after_story).min()
         })

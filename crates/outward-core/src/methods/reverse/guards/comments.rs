@@ -81,6 +81,10 @@ const COMMENTS_OPENINGS: &[&str] = &[
 /// alone they may title a section of the story.
 const COUNTED_TITLES: &[&str] = &["responses", "response", "replies", "reply"];
 
+/// A heading that opens the comments has at most this many characters, blanks aside ("124
+/// Reader Comments", "310 Responses to “The Busy Beaver Frontier”" with a post's title).
+pub(in crate::methods::reverse) const COMMENTS_MAX_CHARS: u32 = 120;
+
 /// Whether `text` (a heading's) opens the comments (see the module doc).
 pub(in crate::methods::reverse) fn names_comments(text: &str) -> bool {
     let (counted, rest) = heading_words(text);

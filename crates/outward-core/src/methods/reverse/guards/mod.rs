@@ -1,6 +1,7 @@
 //! `reverse`'s guards that have code of their own: `listing` (with `landing`), `title`,
-//! `join`, `siblings`, `teasers`, `notices`, `comments` and `after-story` (their shared scan in `endings`), `prose-outside`, each in its file with its constants, its reason and a dated
-//! "measured" block. Every guard's name and switch is in [`super::switches`]; the other
+//! `join`, `siblings`, `teasers`, `notices`, `comments` and `after-story` (their shared scan
+//! in `endings`), `prose-outside`, each in its file with its constants, its reason and a
+//! dated "measured" block. Every guard's name and switch is in [`super::switches`]; the other
 //! guards are a condition where they act (`hints.rs`, `read.rs`, `emit.rs`, `mod.rs`). The
 //! table of every guard with its measured effect per dataset is `docs/methods.md`.
 //!
@@ -18,8 +19,8 @@ mod siblings;
 mod teasers;
 mod title;
 
-pub(super) use after_story::names_after_story;
-pub(super) use comments::names_comments;
+pub(super) use after_story::{AFTER_STORY_MAX_CHARS, names_after_story};
+pub(super) use comments::{COMMENTS_MAX_CHARS, names_comments};
 pub(super) use endings::ending_start;
 pub(super) use join::{JOIN_MAX_SHARE, JOIN_MIN_SCORE, join_guard};
 pub(super) use listing::listing_guard;
