@@ -11,8 +11,7 @@
 //! title guard only when the listing guard did not fire; the join guard only on an article
 //! (not a listing); the sibling guard last, on the built tree; then emission (`headline`,
 //! `prune`, `teasers`, `notices`, `after-story`, and with `--favor precision` only
-//! `comments`); last,
-//! with `--favor recall` only, `prose-outside` around the emitted text.
+//! `comments`); last, with `--favor recall` only, `prose-outside` around the emitted text.
 //!
 //! Invariants: [`Guards::default`] is every guard on, and is the method as shipped: its
 //! options key is empty, so a run with every guard on has the config hash (and the output

@@ -80,21 +80,19 @@ pub(in crate::methods::reverse) fn ending_start(
             .map_or(cleaned.buf.len(), |n| n.start as usize);
         flat_text(&cleaned.buf, blocks[i].start as usize, end)
     };
-    let heading_within = |i: usize, max: u32| {
-        let b = &blocks[i];
-        b.flags & IN_HEADING != 0 && b.chars > 0 && b.chars <= max
-    };
+    let is_heading = |i: usize| blocks[i].flags & IN_HEADING != 0;
+    let within = |i: usize, max: u32| (1..=max).contains(&blocks[i].chars);
     let seed = blocks.partition_point(|b| b.start <= after);
     let mut found = (seed..blocks.len())
-        .filter(|i| blocks[*i].flags & IN_HEADING != 0)
+        .filter(|&i| is_heading(i))
         .take(ENDING_HEADINGS_MAX)
-        .filter(|&i| heading_within(i, max_chars) && names(&text(i)));
+        .filter(|&i| within(i, max_chars) && names(&text(i)));
     let first = found.next().filter(|&i| blocks[i].start < before)?;
     if found.count() >= ENDINGS_PER_STORY {
         return None;
     }
     let mut before_first = (0..first)
-        .filter(|&i| heading_within(i, ANSWERS_MAX_CHARS))
+        .filter(|&i| is_heading(i) && within(i, ANSWERS_MAX_CHARS))
         .take(ENDING_HEADINGS_MAX);
     (!before_first.any(|i| names_answers(&text(i)))).then_some(blocks[first].start)
 }
