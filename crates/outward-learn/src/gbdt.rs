@@ -109,8 +109,19 @@ pub struct GbdtReport {
 /// Per input: thresholds (ascending values the input takes) and every sample's bin.
 struct Binned {
     thresholds: Vec<Vec<f32>>,
-    /// `bins[f * n + i]`: the bin of sample i on input f (x <= thresholds[f][bin]).
+    /// `bins[i * FEATURES + f]`: the bin of sample i on input f (x <= thresholds[f][bin]).
+    /// A sample's bins are one row, so a node's histograms are filled in one pass over its
+    /// samples, every input's at once (see `grow_tree`).
     bins: Vec<u8>,
+}
+
+impl Binned {
+    /// Sample i's bins, one per input.
+    fn row(&self, i: usize) -> &[u8; FEATURES] {
+        self.bins[i * FEATURES..(i + 1) * FEATURES]
+            .try_into()
+            .expect("a row of FEATURES bins")
+    }
 }
 
 fn bin_inputs(samples: &[StageSample], max_bins: usize) -> Binned {
@@ -132,7 +143,7 @@ fn bin_inputs(samples: &[StageSample], max_bins: usize) -> Binned {
             }
         }
         for (i, s) in samples.iter().enumerate() {
-            bins[f * n + i] = cuts.partition_point(|&c| c < s.x[f]) as u8;
+            bins[i * FEATURES + f] = cuts.partition_point(|&c| c < s.x[f]) as u8;
         }
         thresholds.push(cuts);
     }
@@ -352,7 +363,15 @@ fn grow_tree(
         hi: n,
         node: 0,
     }];
-    let mut hist = vec![(0f64, 0f64, 0f64); params.bins];
+    // Every input's histogram, `params.bins` buckets each: sums of (gradient, Hessian,
+    // weight). A node's are filled in one pass over its samples, every input's at once (a
+    // bucket sums its samples in the node's order, as one input at a time would): an input
+    // whose samples mostly share a bucket then does not make every sum wait for the one
+    // before.
+    let stride = params.bins;
+    let mut hist = vec![(0f64, 0f64, 0f64); FEATURES * stride];
+    // A split's right-hand samples while its node's are partitioned.
+    let mut right: Vec<u32> = Vec::with_capacity(n);
     for _ in 0..params.depth {
         let mut next = Vec::new();
         for open in level {
@@ -364,22 +383,25 @@ fn grow_tree(
                 continue;
             }
             let parent = sg * sg / (sh + params.lambda);
+            hist.iter_mut().for_each(|b| *b = (0.0, 0.0, 0.0));
+            for &i in idx {
+                let i = i as usize;
+                let (gi, hi, wi) = (g[i], h[i], w[i]);
+                for (input, &bin) in hist.chunks_exact_mut(stride).zip(binned.row(i)) {
+                    let b = &mut input[usize::from(bin)];
+                    b.0 += gi;
+                    b.1 += hi;
+                    b.2 += wi;
+                }
+            }
             let mut best: Option<Split> = None;
-            for f in 0..FEATURES {
+            for (f, input) in hist.chunks_exact(stride).enumerate() {
                 let nb = binned.thresholds[f].len() + 1;
                 if nb < 2 {
                     continue;
                 }
-                hist[..nb].iter_mut().for_each(|b| *b = (0.0, 0.0, 0.0));
-                let col = &binned.bins[f * n..(f + 1) * n];
-                for &i in idx {
-                    let b = &mut hist[usize::from(col[i as usize])];
-                    b.0 += g[i as usize];
-                    b.1 += h[i as usize];
-                    b.2 += w[i as usize];
-                }
                 let (mut lg, mut lh, mut lw) = (0.0, 0.0, 0.0);
-                for (b, &(bg, bh, bw)) in hist[..nb - 1].iter().enumerate() {
+                for (b, &(bg, bh, bw)) in input[..nb - 1].iter().enumerate() {
                     lg += bg;
                     lh += bh;
                     lw += bw;
@@ -403,14 +425,22 @@ fn grow_tree(
             };
             gain_by_input[split.feature] += split.gain;
             // Partition the node's samples: left (bin <= split.bin) first, order kept.
-            let col = &binned.bins[split.feature * n..(split.feature + 1) * n];
+            // The left ones move down in place (never past one not yet read), the right
+            // ones wait in `right` and follow them.
             let slice = &mut order[open.lo..open.hi];
-            let (mut left, mut right): (Vec<u32>, Vec<u32>) = slice
-                .iter()
-                .partition(|&&i| usize::from(col[i as usize]) <= split.bin);
-            let mid = open.lo + left.len();
-            left.append(&mut right);
-            slice.copy_from_slice(&left);
+            right.clear();
+            let mut left = 0;
+            for k in 0..slice.len() {
+                let i = slice[k];
+                if usize::from(binned.row(i as usize)[split.feature]) <= split.bin {
+                    slice[left] = i;
+                    left += 1;
+                } else {
+                    right.push(i);
+                }
+            }
+            slice[left..].copy_from_slice(&right);
+            let mid = open.lo + left;
             let (l, r) = (tree.len(), tree.len() + 1);
             tree.push(leaf(open.lo, mid, order));
             tree.push(leaf(mid, open.hi, order));
