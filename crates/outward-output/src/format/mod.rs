@@ -3,13 +3,14 @@
 //! Dolma and DataTrove read them as they are), `wet` (Common Crawl's WET: a gzipped WARC of
 //! `conversion` records, read by warcio and DataTrove's `WarcReader`) and `parquet` (the Dolma
 //! line's fields as columns; pyarrow, DuckDB, Hugging Face `datasets`, DataTrove's
-//! `ParquetReader`).
+//! `ParquetReader`; behind the `parquet` feature, on by default).
 //!
 //! Invariants: every format writes through [`crate::atomic::AtomicFile`] (a final name only
 //! for a complete file); the bytes depend only on the documents and the format's options
 //! (no wall-clock time, no randomness); an input with no documents still gets a valid file.
 
 pub mod dolma;
+#[cfg(feature = "parquet")]
 pub mod parquet;
 pub mod wet;
 
@@ -93,6 +94,7 @@ pub static FORMATS: &[FormatInfo] = &[
         summary: "<stem>.warc.wet.gz: Common Crawl WET, one gzipped conversion record per document",
         build: |_| Box::new(wet::Wet),
     },
+    #[cfg(feature = "parquet")]
     FormatInfo {
         name: "parquet",
         summary: "<stem>.parquet: the Dolma line's fields as typed columns, metadata a struct (pyarrow, DuckDB, HF datasets, DataTrove)",
