@@ -74,8 +74,9 @@ pub const DEFAULT_MAX_COMPARISONS: u64 = 2_000_000;
 /// 6: the confidence is fitted to the F1's empirical log-odds, then calibrated (refit);
 /// 7: an `<h1>` linking to the site's home page is the site's name: no headline, no title;
 /// 8: `--favor precision` ends the text at a heading that opens the readers' comments;
-/// 9: a heading of what follows the story ("Related posts", "Share this") ends the text.
-pub const EXTRACTION_REVISION: u32 = 9;
+/// 9: a heading of what follows the story ("Related posts", "Share this") ends the text;
+/// 10: the confidence's shipped model refit on the pages as revision 9 extracts them.
+pub const EXTRACTION_REVISION: u32 = 10;
 
 impl Default for ExtractOptions {
     fn default() -> Self {
