@@ -8,10 +8,10 @@
 //!
 //! A comments heading is a short heading block (see `endings`) whose text, a count and
 //! closing punctuation aside, is one of [`COMMENTS_TITLES`], or opens with "N responses
-//! to", "N thoughts on", … (see [`names_comments`]). "Recent comments" (a sidebar's list) and "Discussion" (a section of
-//! a paper) are no such heading. Where the guard does not act (a forum thread's URL, a
-//! page of several posts each with its comments, a question and its answers) is
-//! `endings`', shared with the `after-story` guard.
+//! to", "N thoughts on", … (see [`names_comments`]). "Recent comments" (a sidebar's list)
+//! and "Discussion" (a section of a paper) are no such heading. Where the guard does not
+//! act (a forum thread's URL, a page of several posts each with its comments, a question
+//! and its answers) is `endings`', shared with the `after-story` guard.
 //!
 //! The evidence (the dev pages' raw HTML: the text after the first such heading, are its
 //! word trigrams in the truth?): out of the truth on 480 pages, in it on 40 (dragnet 434 /
