@@ -134,11 +134,20 @@ impl Mentions {
     /// Kelvin sign to k, dotted capital I to i and a combining dot): without them, lowering
     /// the ASCII letters alone finds what Python's `lower()` finds.
     fn of(line: &str, ascii: bool, lower: &mut String) -> Mentions {
-        /// Searchers built once: "cookie" stands for the four cookie patterns, which are
-        /// looked for only in a line that has it.
-        static FINDERS: OnceLock<[Finder<'static>; 4]> = OnceLock::new();
-        let [lorem, javascript, cookie, policy] = FINDERS
-            .get_or_init(|| ["lorem ipsum", "javascript", "cookie", "policy"].map(Finder::new));
+        /// Searchers built once (building one is dearer than searching most lines): "cookie",
+        /// "policy" and "terms of use" stand for the policy patterns, which are looked for
+        /// only in a line that has one of them.
+        static FINDERS: OnceLock<[Finder<'static>; 5]> = OnceLock::new();
+        let [lorem, javascript, cookie, policy, terms_of_use] = FINDERS.get_or_init(|| {
+            [
+                "lorem ipsum",
+                "javascript",
+                "cookie",
+                "policy",
+                "terms of use",
+            ]
+            .map(Finder::new)
+        });
         lower.clear();
         if !ascii && lowers_to_ascii(line) {
             lower.push_str(&python::lower(line));
@@ -155,7 +164,7 @@ impl Mentions {
             // "privacy policy" (with "policy").
             policy: (cookie.find(bytes).is_some()
                 || policy.find(bytes).is_some()
-                || has("terms of use"))
+                || terms_of_use.find(bytes).is_some())
                 && POLICY.iter().any(|p| has(p)),
         }
     }

@@ -70,7 +70,7 @@ fn split<'a, const WORDS: bool>(text: &'a str, out: &mut Vec<&'a str>, words: &m
     out.clear();
     words.clear();
     // A chunk's tokens, and with WORDS, when it is not white space, its words.
-    let mut add = |s: &'a str, kind: Chunk, out: &mut Vec<&'a str>| {
+    let add = |s: &'a str, kind: Chunk, out: &mut Vec<&'a str>, words: &mut Vec<&'a str>| {
         let first = out.len();
         match kind {
             Chunk::Letters => letters(s, out),
@@ -106,23 +106,57 @@ fn split<'a, const WORDS: bool>(text: &'a str, out: &mut Vec<&'a str>, words: &m
     let mut i = 0;
     while i < bytes.len() {
         if !in_space {
-            // The common chunk, read eight bytes at a time: up to fifteen ASCII letters, then
-            // one space and a byte that starts the next chunk.
+            // The common chunks, read eight bytes at a time: up to fifteen ASCII letters, with
+            // or without one mark after them, then white space. Where one space and a byte
+            // that starts a chunk follow, the space is absorbed and the next chunk read here
+            // too; other white space is left to the scan below.
             while start == i {
-                let Some(letters) = leading_letters_of_sixteen(bytes, i) else {
+                let Some((letters, first_eight)) = leading_letters_of_sixteen(bytes, i) else {
                     break;
                 };
-                if letters == 0
-                    || bytes[i + letters] != b' '
-                    || !bytes
-                        .get(i + letters + 1)
-                        .is_some_and(|&next| python::is_plain(next))
-                {
+                if letters == 0 {
                     break;
                 }
-                add(&text[i..i + letters], Chunk::Letters, out);
-                i += letters + 1;
-                start = i;
+                let after = byte_at(bytes, i + letters);
+                let (len, ends_in_space) = if python::is_ascii_space(after) {
+                    let word = &text[i..i + letters];
+                    if maybe_letters_special(first_eight, letters) {
+                        add(word, Chunk::Letters, out, words);
+                    } else {
+                        // No exception: the chunk is its one token and word.
+                        out.push(word);
+                        if WORDS {
+                            words.push(word);
+                        }
+                    }
+                    (letters, after == b' ')
+                } else {
+                    let space = byte_at(bytes, i + letters + 1);
+                    if !(python::is_plain(after)
+                        && !after.is_ascii_alphanumeric()
+                        && python::is_ascii_space(space))
+                    {
+                        break;
+                    }
+                    // Letters and one mark ("crew,"): split by the marks' table.
+                    let chunk = &text[i..i + letters + 1];
+                    let Some(tokens) = letters_then_mark(chunk, letters, first_eight, out) else {
+                        break;
+                    };
+                    if WORDS {
+                        words.extend_from_slice(&out[out.len() - tokens..]);
+                    }
+                    (letters + 1, space == b' ')
+                };
+                // One space, then a byte that starts a chunk: the space is absorbed.
+                if ends_in_space && python::is_plain(byte_at(bytes, i + len + 1)) {
+                    i += len + 1;
+                    start = i;
+                } else {
+                    i += len;
+                    start = i;
+                    break;
+                }
             }
             i = python::skip_plain(bytes, i);
             while i < bytes.len() && !MAY_BE_SPACE[bytes[i] as usize] {
@@ -141,7 +175,7 @@ fn split<'a, const WORDS: bool>(text: &'a str, out: &mut Vec<&'a str>, words: &m
         };
         if space != in_space {
             if start < i {
-                add(&text[start..i], Chunk::of(in_space), out);
+                add(&text[start..i], Chunk::of(in_space), out, words);
             }
             // One space between two words (the common case): it is absorbed, and the next
             // chunk starts after it at once.
@@ -156,7 +190,7 @@ fn split<'a, const WORDS: bool>(text: &'a str, out: &mut Vec<&'a str>, words: &m
         i += width;
     }
     if start < text.len() {
-        add(&text[start..], Chunk::of(in_space), out);
+        add(&text[start..], Chunk::of(in_space), out, words);
     }
 }
 
@@ -177,22 +211,29 @@ impl Chunk {
     }
 }
 
+/// The byte at `i`, or 0 past the end (0 is no space and no plain byte).
+#[inline(always)]
+fn byte_at(bytes: &[u8], i: usize) -> u8 {
+    bytes.get(i).copied().unwrap_or(0)
+}
+
 /// How many of the bytes from `i` are ASCII letters before the first that is not one, when
 /// that first is within the fifteen bytes from `i` (and eight bytes from where it is read are
-/// in `bytes`); else `None`.
+/// in `bytes`), and the eight bytes from `i` (first lowest); else `None`.
 #[inline]
-fn leading_letters_of_sixteen(bytes: &[u8], i: usize) -> Option<usize> {
+fn leading_letters_of_sixteen(bytes: &[u8], i: usize) -> Option<(usize, u64)> {
     let eight = |at: usize| {
         bytes
             .get(at..at + 8)
             .map(|b| u64::from_le_bytes(b.try_into().expect("eight bytes")))
     };
-    match leading_ascii_letters(eight(i)?) {
+    let first = eight(i)?;
+    match leading_ascii_letters(first) {
         8 => match leading_ascii_letters(eight(i + 8)?) {
             8 => None,
-            more => Some(8 + more),
+            more => Some((8 + more, first)),
         },
-        letters => Some(letters),
+        letters => Some((letters, first)),
     }
 }
 
@@ -255,6 +296,54 @@ static SPECIAL_SHAPES: [u64; 1 << (SHAPE_BITS - 6)] = {
     }
     shapes
 };
+
+/// Bits in [`LETTER_SPECIALS`]: 16,384 (2 KB).
+const LETTER_SPECIAL_BITS: u32 = 14;
+
+/// Which bit of [`LETTER_SPECIALS`] stands for the ASCII letters whose bytes (first lowest,
+/// zeros past the last) are `key`.
+const fn letter_special_bit(key: u64) -> usize {
+    (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - LETTER_SPECIAL_BITS)) as usize
+}
+
+/// The exceptions of up to eight ASCII letters, as a bit set made when compiling: the common
+/// chunk (letters, then one space) is ruled out by one bit of the bytes already read.
+static LETTER_SPECIALS: [u64; 1 << (LETTER_SPECIAL_BITS - 6)] = {
+    let mut bits = [0u64; 1 << (LETTER_SPECIAL_BITS - 6)];
+    let mut i = 0;
+    while i < tables::SPECIALS.len() {
+        let s = tables::SPECIALS[i].0.as_bytes();
+        let mut key = 0u64;
+        let mut letters = s.len() <= 8;
+        let mut j = 0;
+        while letters && j < s.len() {
+            letters = s[j].is_ascii_alphabetic();
+            key |= (s[j] as u64) << (8 * j);
+            j += 1;
+        }
+        if letters {
+            let bit = letter_special_bit(key);
+            bits[bit / 64] |= 1 << (bit % 64);
+        }
+        i += 1;
+    }
+    bits
+};
+
+/// Whether the `letters` ASCII letters whose first eight bytes (first lowest) are
+/// `first_eight` may be an exception: false only for a chunk that is none (a chunk of more
+/// than eight letters is looked up by its string).
+#[inline(always)]
+fn maybe_letters_special(first_eight: u64, letters: usize) -> bool {
+    match letters {
+        1..=8 => {
+            let key = first_eight & (u64::MAX >> (64 - 8 * letters));
+            let bit = letter_special_bit(key);
+            LETTER_SPECIALS[bit / 64] & (1 << (bit % 64)) != 0
+        }
+        _ => true,
+    }
+}
 
 /// The exception `s` is, if any.
 #[inline(always)]
@@ -447,8 +536,6 @@ enum Side {
 /// The table is made by running the rules on one chunk of each shape: for the ASCII marks
 /// once, for the others per thread as they are met.
 fn mark_and_letters(s: &str) -> Option<(usize, bool)> {
-    /// The rows of the ASCII marks, made once.
-    static ASCII_ROWS: OnceLock<[[ShapeRow; 128]; 2]> = OnceLock::new();
     thread_local! {
         /// The rows of other marks, made as a thread meets them.
         static OTHER_ROWS: std::cell::RefCell<FxHashMap<(char, Side), ShapeRow>> =
@@ -486,14 +573,9 @@ fn mark_and_letters(s: &str) -> Option<(usize, bool)> {
         }
         Side::Before => (letters_bytes[0], letters_bytes.get(1).copied()),
     };
-    let case = |b: u8| usize::from(b.is_ascii_uppercase());
-    let shape = case(next) * 3 + then.map_or(0, |b| 1 + case(b));
+    let shape = shape_of(next, then);
     let split = if mark.is_ascii() {
-        let rows = ASCII_ROWS.get_or_init(|| {
-            [Side::Before, Side::After]
-                .map(|side| std::array::from_fn(|m| mark_splits(m as u8 as char, side)))
-        });
-        rows[side as usize][mark as usize][shape]
+        ascii_mark_rows()[side as usize][mark as usize][shape]
     } else {
         OTHER_ROWS.with_borrow_mut(|rows| {
             rows.entry((mark, side))
@@ -508,6 +590,53 @@ fn mark_and_letters(s: &str) -> Option<(usize, bool)> {
         Side::Before => mark.len_utf8(),
     };
     Some((at, split))
+}
+
+/// The column of a [`ShapeRow`]: the case of the letter next to the mark (`next`) and of the
+/// one after it (`then`, none for a single letter).
+#[inline]
+fn shape_of(next: u8, then: Option<u8>) -> usize {
+    let case = |b: u8| usize::from(b.is_ascii_uppercase());
+    case(next) * 3 + then.map_or(0, |b| 1 + case(b))
+}
+
+/// The rows of the ASCII marks, per side, made once.
+fn ascii_mark_rows() -> &'static [[ShapeRow; 128]; 2] {
+    static ASCII_ROWS: OnceLock<[[ShapeRow; 128]; 2]> = OnceLock::new();
+    ASCII_ROWS.get_or_init(|| {
+        [Side::Before, Side::After]
+            .map(|side| std::array::from_fn(|m| mark_splits(m as u8 as char, side)))
+    })
+}
+
+/// The tokens of the chunk `s`, ASCII letters (`letters` of them, the first eight bytes
+/// `first_eight`) then one ASCII mark ("crew,", "evening.", the common chunk after letters
+/// alone), pushed to `out` when `mark_and_letters`' table knows them and neither the chunk nor
+/// its letters is an exception: how many; else `None`, nothing pushed, and the chunk is left
+/// to [`chunk`] (which gives the same tokens where this gives any).
+#[inline]
+fn letters_then_mark<'a>(
+    s: &'a str,
+    letters: usize,
+    first_eight: u64,
+    out: &mut Vec<&'a str>,
+) -> Option<usize> {
+    let bytes = s.as_bytes();
+    let mark = bytes[letters];
+    let then = letters.checked_sub(2).map(|i| bytes[i]);
+    let split =
+        ascii_mark_rows()[Side::After as usize][mark as usize][shape_of(bytes[letters - 1], then)]?;
+    if special(s).is_some()
+        || (maybe_letters_special(first_eight, letters) && special(&s[..letters]).is_some())
+    {
+        return None;
+    }
+    let first = out.len();
+    match split {
+        true => out.extend([&s[..letters], &s[letters..]]),
+        false => out.push(s),
+    }
+    Some(out.len() - first)
 }
 
 /// `mark_and_letters`' table row for `mark` on `side`: the rules run on a chunk of each
@@ -1447,6 +1576,22 @@ mod tests {
             "`",
             "[",
             "z",
+            // Letters and one mark: the marks' table, or an exception ("Mr." "etc." "dont").
+            "Mr",
+            "etc",
+            "dont",
+            "ABC",
+            "Ph",
+            ";",
+            ":",
+            "!",
+            "?",
+            ")",
+            "'",
+            "\"",
+            "-",
+            "\r",
+            "\u{1c}",
         ];
         let mut next = crate::draws(0x9e37_79b9_7f4a_7c15);
         for _ in 0..20_000 {
@@ -1467,6 +1612,37 @@ mod tests {
                 .collect();
             assert_eq!(words, not_space, "{text:?}");
         }
+    }
+
+    #[test]
+    fn every_exception_of_letters_passes_the_bit_set() {
+        // The common chunk skips the exceptions' lookup when its bit is clear: an exception
+        // of up to eight letters whose bit were clear would be kept whole ("dont", "Im").
+        let mut letter_exceptions = 0;
+        for (exception, tokens) in tables::SPECIALS {
+            let bytes = exception.as_bytes();
+            if bytes.len() > 15 || !bytes.iter().all(u8::is_ascii_alphabetic) {
+                continue;
+            }
+            letter_exceptions += 1;
+            // The bytes past the chunk are whatever follows it: the key must not read them.
+            let mut eight = [b' '; 8];
+            let first = bytes.len().min(8);
+            eight[..first].copy_from_slice(&bytes[..first]);
+            let first_eight = u64::from_le_bytes(eight);
+            assert!(
+                maybe_letters_special(first_eight, bytes.len()),
+                "{exception}"
+            );
+            // And the chunk followed by one space splits as the exception says.
+            let text = format!("{exception} next");
+            let mut got = Vec::new();
+            tokens_and_words(&text, &mut Vec::new(), &mut got);
+            let mut want: Vec<&str> = tokens.to_vec();
+            want.push("next");
+            assert_eq!(got, want, "{exception}");
+        }
+        assert!(letter_exceptions > 100, "{letter_exceptions}");
     }
 
     /// Eight bytes of letters with one other byte value at one place: the count stops there.
