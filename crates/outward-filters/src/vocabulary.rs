@@ -4,8 +4,8 @@
 //!
 //! Invariants: equal words have equal ids and different words different ids, numbered from 0
 //! in order of first occurrence (a word of up to 7 bytes is its own key; a longer word's key
-//! is a hash, checked against the word that took it). The table a thread keeps between
-//! documents never changes a result.
+//! is a hash, checked against the word that took it), each id with how often its word occurs.
+//! The table a thread keeps between documents never changes a result.
 
 use std::cell::RefCell;
 
@@ -20,6 +20,8 @@ pub(crate) struct Vocabulary<'a> {
     pub ids: Vec<u32>,
     /// Each id's word (its first occurrence).
     pub distinct: Vec<&'a str>,
+    /// How often each id's word occurs.
+    pub counts: Vec<u32>,
 }
 
 /// Slots of the table a thread keeps between documents: after a document of more than
@@ -38,16 +40,20 @@ pub(crate) fn number<'a>(words: &[&'a str]) -> Vocabulary<'a> {
         // A word whose hash another word holds (never seen in practice) gets its id here.
         let mut clashes: FxHashMap<&str, u32> = FxHashMap::default();
         let mut distinct: Vec<&'a str> = Vec::with_capacity(words.len());
+        let mut counts: Vec<u32> = Vec::with_capacity(words.len());
         let ids = words.iter().map(|&w| {
             let short = short_key(w.as_bytes());
             let key = short.unwrap_or_else(|| hash_bytes(w.as_bytes()) >> 8);
             let (_, found, held) = table.entry(key, u32::MAX);
             if found && (short.is_some() || distinct[*held as usize] == w) {
+                counts[*held as usize] += 1;
                 *held
             } else if let Some(&id) = clashes.get(w) {
+                counts[id as usize] += 1;
                 id
             } else {
                 distinct.push(w);
+                counts.push(1);
                 let id = distinct.len() as u32 - 1;
                 if found {
                     clashes.insert(w, id);
@@ -62,7 +68,11 @@ pub(crate) fn number<'a>(words: &[&'a str]) -> Vocabulary<'a> {
         if table.slots.len() > KEPT_SLOTS {
             *table = Table::default();
         }
-        Vocabulary { ids, distinct }
+        Vocabulary {
+            ids,
+            distinct,
+            counts,
+        }
     })
 }
 
@@ -90,6 +100,7 @@ mod tests {
             ];
             let v = number(&words);
             assert_eq!(v.ids, [0, 1, 0, 2, 3, 1, 4, 2, 5, 6, 5]);
+            assert_eq!(v.counts, [2, 2, 2, 1, 1, 2, 1]);
             assert_eq!(v.distinct[2], "extraordinary");
             let many: Vec<String> = (0..20_000).map(|i| format!("w{i}")).collect();
             let many: Vec<&str> = many.iter().map(String::as_str).collect();

@@ -195,12 +195,8 @@ pub fn measure(doc: &Doc, thresholds: &Thresholds) -> Signals {
     let mut totals = Totals::new(thresholds.stop_words.len());
     // Each distinct word is read once, and counted as often as it occurs.
     let vocabulary = doc.vocabulary();
-    let mut occurrences = vec![0usize; vocabulary.distinct.len()];
-    for &id in &vocabulary.ids {
-        occurrences[id as usize] += 1;
-    }
-    for (w, &n) in vocabulary.distinct.iter().zip(&occurrences) {
-        totals.add(&words_of.word(w), n);
+    for (w, &n) in vocabulary.distinct.iter().zip(&vocabulary.counts) {
+        totals.add(&words_of.word(w), n as usize);
     }
     let Totals {
         non_symbol,

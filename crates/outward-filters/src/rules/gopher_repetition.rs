@@ -11,8 +11,9 @@
 //! match needs two different n-grams of one document to collide).
 //!
 //! The n-gram passes count only what can repeat: an n-gram that occurs once changes no
-//! count and no walk, so each pass skips the positions a cheaper test proves unique (a bit set
-//! of what was seen twice, the shorter n-grams' counts, a window of the joined bytes).
+//! count and no walk, so each pass skips the positions a cheaper test proves unique (a word
+//! that occurs once, a bit set of what was seen twice, the shorter n-grams' counts, a window of
+//! the joined bytes).
 //! `skipping_passes_count_as_the_string_passes` holds them to DataTrove's string passes.
 
 use outward_base::counts::FilterRule;
@@ -20,6 +21,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::doc::{Doc, enabled, find_duplicates, ratio};
 use crate::table::Table;
+use crate::vocabulary::Vocabulary;
 use crate::words::python;
 
 /// DataTrove's arguments and defaults; `null` turns a rule off. The n of `top_n_grams` is 2 to
@@ -91,7 +93,7 @@ pub fn measure(doc: &Doc) -> Signals {
     let (line_dup, line_chars) = find_duplicates(&lines);
     let vocabulary = doc.vocabulary();
     let (top, duplicated) = TABLES.with_borrow_mut(|tables| {
-        let ngrams = NGrams::new(&doc.words, &vocabulary.ids, &vocabulary.distinct, tables);
+        let ngrams = NGrams::new(&doc.words, vocabulary, tables);
         let top = ngrams.top_chars(tables).map(|c| ratio(c, doc.chars));
         let duplicated = ngrams.duplicated_chars(tables).map(|c| ratio(c, doc.chars));
         // The lists stay with the thread.
@@ -147,6 +149,8 @@ fn folded_multiply(a: u64, b: u64) -> u64 {
 struct NGrams<'d> {
     /// Each word's id (equal words, equal ids: the document's).
     ids: &'d [u32],
+    /// How often each id's word occurs.
+    counts: &'d [u32],
     /// Characters of the words before word i (`chars[words.len()]`: all).
     chars: Vec<usize>,
     /// Byte offset of word i in the words joined by nothing.
@@ -223,8 +227,9 @@ thread_local! {
 }
 
 impl<'d> NGrams<'d> {
-    /// The n-grams of `words`, whose ids are `ids` (id i: `distinct[i]`).
-    fn new(words: &[&str], ids: &'d [u32], distinct: &[&str], tables: &mut Tables) -> NGrams<'d> {
+    /// The n-grams of `words`, numbered in `vocabulary`.
+    fn new(words: &[&str], vocabulary: &'d Vocabulary, tables: &mut Tables) -> NGrams<'d> {
+        let (ids, distinct) = (&vocabulary.ids[..], &vocabulary.distinct);
         let spare = std::mem::take(&mut tables.spare);
         let mut info = emptied(spare.info, distinct.len());
         info.extend(distinct.iter().map(|w| WordInfo::of(w)));
@@ -261,6 +266,7 @@ impl<'d> NGrams<'d> {
         tables.spare.info = info;
         NGrams {
             ids,
+            counts: &vocabulary.counts,
             chars,
             starts,
             joined,
@@ -293,19 +299,24 @@ impl<'d> NGrams<'d> {
         }
         let twice = &mut tables.twice;
         let pair = |w: &[u32]| (w[0] as u64) << 32 | w[1] as u64;
+        // A 2-gram repeats only if both its words do: only those go into the bit set.
+        let words_repeat =
+            |w: &[u32]| self.counts[w[0] as usize] > 1 && self.counts[w[1] as usize] > 1;
         twice.reset(len - 1);
         for w in self.ids.windows(2) {
-            twice.add(pair(w));
+            if words_repeat(w) {
+                twice.add(pair(w));
+            }
         }
-        // The positions whose n-gram may repeat, in order: for the 2-grams, those the bit set
-        // lets through.
+        // The positions whose n-gram may repeat, in order: for the 2-grams, those whose
+        // words repeat and the bit set lets through.
         let candidates = &mut tables.candidates;
         candidates.clear();
         candidates.extend(
             self.ids
                 .windows(2)
                 .enumerate()
-                .filter(|(_, w)| twice.maybe_twice(pair(w)))
+                .filter(|(_, w)| words_repeat(w) && twice.maybe_twice(pair(w)))
                 .map(|(i, _)| i as u32),
         );
         // Each candidate's (n-1)-gram as a number: for the 2-grams, its first word's id;
@@ -337,17 +348,15 @@ impl<'d> NGrams<'d> {
             }
             top[slot] = (self.span_chars(best_first as usize, n) + n - 1) * best_count as usize;
             // The next n's candidates: where this n-gram and the one after it repeat, with
-            // this n-gram's slot as their number.
-            let repeated = &mut tables.repeated;
-            repeated.clear();
-            repeated.resize(len, false);
-            for (&i, &at) in candidates.iter().zip(&tables.slot) {
-                repeated[i as usize] = table.value(at as usize).0 > 1;
-            }
+            // this n-gram's slot as their number. A repeated n-gram is a candidate (made of
+            // repeated (n-1)-grams), so the one after position i is the next candidate when
+            // that is i + 1.
             let mut kept = 0;
             for k in 0..candidates.len() {
                 let i = candidates[k] as usize;
-                if i + n < len && repeated[i] && repeated[i + 1] {
+                let next_repeats = candidates.get(k + 1) == Some(&(i as u32 + 1))
+                    && table.value(tables.slot[k + 1] as usize).0 > 1;
+                if i + n < len && next_repeats && table.value(tables.slot[k] as usize).0 > 1 {
                     candidates[kept] = i as u32;
                     prefixes[kept] = tables.slot[k];
                     kept += 1;
@@ -417,17 +426,23 @@ impl<'d> NGrams<'d> {
         if total < 5 {
             return duplicated;
         }
-        let windows = &mut tables.windows;
-        windows.clear();
-        windows.extend(self.starts[..total].iter().map(|&at| self.window(at)));
+        // Each word start's window as the bit the set keeps it by: hashed once, then added,
+        // then tested.
         let twice = &mut tables.twice;
         twice.reset(total);
-        for &window in windows.iter() {
-            twice.add(window);
+        let windows = &mut tables.windows;
+        windows.clear();
+        windows.extend(
+            self.starts[..total]
+                .iter()
+                .map(|&at| twice.bit_of(self.window(at))),
+        );
+        for &bit in windows.iter() {
+            twice.add_bit(bit);
         }
         let window_repeats = &mut tables.repeated;
         window_repeats.clear();
-        window_repeats.extend(windows.iter().map(|&w| twice.maybe_twice(w)));
+        window_repeats.extend(windows.iter().map(|&bit| twice.twice_at(bit)));
         // The 5-grams' first and last word starts, side by side.
         let spans = self.starts.iter().zip(&self.starts[5..]);
         let candidates = &mut tables.candidates;
@@ -488,13 +503,17 @@ impl SeenTwice {
         self.shift = 64 - bits.trailing_zeros();
     }
 
-    fn bit(&self, key: u64) -> (usize, u64) {
-        let bit = (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize;
-        (bit / 64, 1 << (bit % 64))
+    /// The bit that keeps `key`.
+    fn bit_of(&self, key: u64) -> u64 {
+        key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift
     }
 
     fn add(&mut self, key: u64) {
-        let (word, mask) = self.bit(key);
+        self.add_bit(self.bit_of(key));
+    }
+
+    fn add_bit(&mut self, bit: u64) {
+        let (word, mask) = (bit as usize / 64, 1 << (bit % 64));
         let [once, twice] = &mut self.words[word];
         *twice |= *once & mask;
         *once |= mask;
@@ -502,8 +521,12 @@ impl SeenTwice {
 
     /// False only for a key added at most once.
     fn maybe_twice(&self, key: u64) -> bool {
-        let (word, mask) = self.bit(key);
-        self.words[word][1] & mask != 0
+        self.twice_at(self.bit_of(key))
+    }
+
+    /// `maybe_twice` of the key kept by `bit`.
+    fn twice_at(&self, bit: u64) -> bool {
+        self.words[bit as usize / 64][1] & (1 << (bit % 64)) != 0
     }
 }
 
@@ -558,7 +581,7 @@ mod tests {
         let words = ["ab", "c", "d", "e", "f", "a", "bc", "d", "e", "f"];
         let mut tables = Tables::default();
         let v = crate::vocabulary::number(&words);
-        let g = NGrams::new(&words, &v.ids, &v.distinct, &mut tables);
+        let g = NGrams::new(&words, &v, &mut tables);
         assert_eq!(g.duplicated_chars(&mut tables)[0], 6);
         // The top 2-gram: every 2-gram once but "d e" and "e f" twice: the first, "d e".
         assert_eq!(g.top_chars(&mut tables)[0], 3 * 2);
@@ -670,7 +693,7 @@ mod tests {
             let words: Vec<&str> = (0..len).map(|_| vocab[next(span)]).collect();
             let mut tables = Tables::default();
             let v = crate::vocabulary::number(&words);
-            let g = NGrams::new(&words, &v.ids, &v.distinct, &mut tables);
+            let g = NGrams::new(&words, &v, &mut tables);
             let top = g.top_chars(&mut tables);
             let duplicated = g.duplicated_chars(&mut tables);
             for n in 2..=4 {
