@@ -24,6 +24,7 @@
 
 use std::sync::OnceLock;
 
+use regex_automata::hybrid::dfa::{Cache as LazyCache, DFA as LazyDfa};
 use regex_automata::nfa::thompson::NFA;
 use regex_automata::nfa::thompson::backtrack::BoundedBacktracker;
 use regex_automata::nfa::thompson::pikevm::PikeVM;
@@ -1163,13 +1164,31 @@ fn url_pattern(any: &str, bounds: Bounds) -> String {
     )
 }
 
-/// The URL pattern's automaton, searched by backtracking (a URL is short) or, past the
-/// backtracker's bound, by the PikeVM; both report the `ip` group as the regex crate does
-/// (leftmost-first). Only the forward automaton is built, once: the regex crate's own
-/// engines built more (a reverse automaton, a DFA) for the few URLs a document holds.
+/// The URL pattern's automaton: whether it matches is asked of a lazy DFA, which builds its
+/// states as strings need them and keeps them per thread; where the match may hold an
+/// address (the `ip` group) or the lazy DFA gives up, the automaton is searched by
+/// backtracking (a URL is short) or, past the backtracker's bound, by the PikeVM; both
+/// report the `ip` group as the regex crate does (leftmost-first). Only the forward
+/// automaton is built, once: the regex crate's own engines built more (a reverse automaton,
+/// a DFA) for the few URLs a document holds.
 struct UrlMatcher {
+    lazy: LazyDfa,
+    /// Which of each thread's lazy DFA caches is this matcher's.
+    slot: usize,
     backtrack: BoundedBacktracker,
     pikevm: PikeVM,
+}
+
+/// Bytes of states each thread's lazy DFA of one pattern may keep (past it the cache is
+/// cleared, and after clearing often the DFA gives up and the backtracker answers): a thread
+/// holds at most twice this. All dev documents on one thread filled 360 KB.
+const LAZY_DFA_CACHE_BYTES: usize = 1 << 19;
+
+thread_local! {
+    /// Each thread's lazy DFA caches, one per pattern (`UrlMatcher::slot`).
+    static LAZY_CACHES: std::cell::RefCell<[Option<LazyCache>; 2]> = const {
+        std::cell::RefCell::new([None, None])
+    };
 }
 
 /// The matcher for `s`: of the open pattern unless `s` has a long run (`Bounds`); each is
@@ -1187,7 +1206,13 @@ fn url_matcher(s: &str) -> &'static UrlMatcher {
         // `no_chunk_character_is_white_space_to_the_regex`).
         let pattern = url_pattern("(?s:.)", bounds);
         let nfa = NFA::new(&pattern).expect("the URL pattern compiles");
+        let lazy = LazyDfa::builder()
+            .configure(LazyDfa::config().cache_capacity(LAZY_DFA_CACHE_BYTES))
+            .build_from_nfa(nfa.clone())
+            .expect("a lazy DFA of the URL pattern");
         UrlMatcher {
+            lazy,
+            slot: bounds as usize,
             backtrack: BoundedBacktracker::new_from_nfa(nfa.clone())
                 .expect("a backtracker of the URL pattern"),
             pikevm: PikeVM::new_from_nfa(nfa).expect("a PikeVM of the URL pattern"),
@@ -1195,9 +1220,35 @@ fn url_matcher(s: &str) -> &'static UrlMatcher {
     })
 }
 
+/// Whether `s` has the three dots between digits of an IPv4 address: without them the
+/// pattern's `ip` group takes no part in a match.
+fn may_hold_address(s: &str) -> bool {
+    s.as_bytes()
+        .windows(3)
+        .filter(|w| w[0].is_ascii_digit() && w[1] == b'.' && w[2].is_ascii_digit())
+        .nth(2)
+        .is_some()
+}
+
 /// Whether the URL pattern matches `s`, and where its `ip` group is.
 fn url_match(s: &str) -> Option<Option<std::ops::Range<usize>>> {
     let url = url_matcher(s);
+    let matches = LAZY_CACHES.with_borrow_mut(|caches| {
+        let cache = caches[url.slot].get_or_insert_with(|| url.lazy.create_cache());
+        let input = regex_automata::Input::new(s)
+            .anchored(regex_automata::Anchored::Yes)
+            .earliest(true);
+        url.lazy
+            .try_search_fwd(cache, &input)
+            .ok()
+            .map(|m| m.is_some())
+    });
+    match matches {
+        Some(false) => return None,
+        Some(true) if !may_hold_address(s) => return Some(None),
+        // A match that may hold an address, or no answer: the groups are searched.
+        _ => {}
+    }
     let mut caps = url.pikevm.create_captures();
     if s.len() <= url.backtrack.max_haystack_len() {
         let mut cache = url.backtrack.create_cache();
