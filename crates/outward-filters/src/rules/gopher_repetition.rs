@@ -168,7 +168,8 @@ struct Tables {
     twice: SeenTwice,
     seen: Table<u128, ()>,
     slot: Vec<u32>,
-    /// Each word start's window hash (the repeated n-gram passes).
+    /// Each word start's window, as the bit of `twice` its hash keeps (the repeated n-gram
+    /// passes).
     windows: Vec<u64>,
     candidates: Vec<u32>,
     /// Each top n-gram candidate's (n-1)-gram, numbered.
