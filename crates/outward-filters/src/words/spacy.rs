@@ -529,19 +529,9 @@ fn hyphenated_letters<'a>(s: &'a str, out: &mut Vec<&'a str>) -> bool {
         }
     }
     out.push(&s[start..]);
-    let tokens = &out[first..];
-    for a in 0..tokens.len() {
-        let start = offset_in(s, tokens[a]);
-        for last in &tokens[a..] {
-            let end = offset_in(s, last) + last.len();
-            if end - start > tables::SPECIAL_MAX_BYTES {
-                break;
-            }
-            if special(&s[start..end]).is_some() {
-                out.truncate(first);
-                return false;
-            }
-        }
+    if token_runs(s, &out[first..]).any(|(_, _, key)| special(key).is_some()) {
+        out.truncate(first);
+        return false;
     }
     true
 }
@@ -807,30 +797,22 @@ fn offset_in(s: &str, token: &str) -> usize {
 fn apply_special_cases<'a>(s: &'a str, out: &mut Vec<&'a str>, first: usize) {
     let tokens = &out[first..];
     let mut runs: Vec<(usize, usize, &'static [&'static str])> = Vec::new();
-    for a in 0..tokens.len() {
-        let start = offset_in(s, tokens[a]);
-        for b in a + 1..=tokens.len() {
-            let end = offset_in(s, tokens[b - 1]) + tokens[b - 1].len();
-            if end - start > tables::SPECIAL_MAX_BYTES {
-                break;
-            }
-            let key = &s[start..end];
-            let Some(special_tokens) = special(key) else {
-                continue;
-            };
-            if !has_affix(key) {
-                continue;
-            }
-            let mut phrase = Vec::new();
-            split_chunk(key, false, &mut phrase);
-            let same = phrase.len() == b - a
-                && phrase
-                    .iter()
-                    .zip(&tokens[a..b])
-                    .all(|(p, t)| p.len() == t.len());
-            if same {
-                runs.push((a, b, special_tokens));
-            }
+    for (a, b, key) in token_runs(s, tokens) {
+        let Some(special_tokens) = special(key) else {
+            continue;
+        };
+        if !has_affix(key) {
+            continue;
+        }
+        let mut phrase = Vec::new();
+        split_chunk(key, false, &mut phrase);
+        let same = phrase.len() == b - a
+            && phrase
+                .iter()
+                .zip(&tokens[a..b])
+                .all(|(p, t)| p.len() == t.len());
+        if same {
+            runs.push((a, b, special_tokens));
         }
     }
     if runs.is_empty() {
@@ -857,6 +839,22 @@ fn apply_special_cases<'a>(s: &'a str, out: &mut Vec<&'a str>, first: usize) {
         i = b;
     }
     out.extend_from_slice(&old[i..]);
+}
+
+/// The runs of `tokens` (slices of `s`, in order) short enough to be an exception: each as
+/// its first token, the token after its last, and its text in `s`; from each first token,
+/// longer runs until one is longer than [`tables::SPECIAL_MAX_BYTES`].
+fn token_runs<'s, 't>(
+    s: &'s str,
+    tokens: &'t [&'s str],
+) -> impl Iterator<Item = (usize, usize, &'s str)> + 't {
+    (0..tokens.len()).flat_map(move |a| {
+        let start = offset_in(s, tokens[a]);
+        (a + 1..=tokens.len())
+            .map(move |b| (b, offset_in(s, tokens[b - 1]) + tokens[b - 1].len()))
+            .take_while(move |&(_, end)| end - start <= tables::SPECIAL_MAX_BYTES)
+            .map(move |(b, end)| (a, b, &s[start..end]))
+    })
 }
 
 /// spaCy (with its default `faster_heuristics`) looks for an exception after splitting only
