@@ -122,6 +122,22 @@ pub(crate) fn short_key(word: &[u8]) -> Option<u64> {
     })
 }
 
+/// The `N` bytes of `text` from where `word` starts in it, when `word` is a slice of it of at
+/// most `N` bytes with `N` bytes of the text from its start (its own, then the text's after
+/// it): read at once, where copying a short word's own bytes cost a call. Words are
+/// slices of their document's text (`Doc`'s invariant); any other word gives `None`, and is
+/// read as it is.
+pub(crate) fn bytes_from<const N: usize>(text: &[u8], word: &[u8]) -> Option<[u8; N]> {
+    if word.len() > N {
+        return None;
+    }
+    let at = (word.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
+    // Two shared slices over the same bytes hold the same bytes: a word whose start lies
+    // inside the text, with its bytes in it, is those bytes of the text.
+    let bytes = text.get(at..at.checked_add(N)?)?;
+    Some(bytes.try_into().expect("N bytes"))
+}
+
 /// `a / b` as Python divides two counts, except that nothing divided by nothing is 0 (where
 /// Python raises, DataTrove's filters have already returned).
 pub(crate) fn ratio(a: usize, b: usize) -> f64 {

@@ -19,7 +19,7 @@
 use outward_base::counts::FilterRule;
 use serde::{Deserialize, Serialize};
 
-use crate::doc::{Doc, enabled, find_duplicates, ratio};
+use crate::doc::{Doc, bytes_from, enabled, find_duplicates, ratio};
 use crate::table::Table;
 use crate::vocabulary::Vocabulary;
 use crate::words::python;
@@ -93,12 +93,12 @@ pub fn measure(doc: &Doc) -> Signals {
     let (line_dup, line_chars) = find_duplicates(&lines);
     let vocabulary = doc.vocabulary();
     let (top, duplicated) = TABLES.with_borrow_mut(|tables| {
-        let ngrams = NGrams::new(&doc.words, vocabulary, tables);
+        let ngrams = NGrams::new(doc.text, &doc.words, vocabulary, tables);
         let top = ngrams.top_chars(tables).map(|c| ratio(c, doc.chars));
         let duplicated = ngrams.duplicated_chars(tables).map(|c| ratio(c, doc.chars));
         // The lists stay with the thread.
         let spare = &mut tables.spare;
-        (spare.chars, spare.starts, spare.joined) = (ngrams.chars, ngrams.starts, ngrams.joined);
+        (spare.starts, spare.joined) = (ngrams.starts, ngrams.joined);
         tables.shed();
         (top, duplicated)
     });
@@ -117,28 +117,6 @@ pub fn measure(doc: &Doc) -> Signals {
 /// the word starts whose window repeats, or whose n-gram is shorter.
 const WINDOW: usize = 16;
 
-/// What one distinct word contributes, computed once per distinct word.
-#[derive(Clone, Copy)]
-struct WordInfo {
-    /// Python's `len`.
-    chars: usize,
-    /// Its first 8 bytes (zeros past its end).
-    head: [u8; 8],
-}
-
-impl WordInfo {
-    fn of(word: &str) -> WordInfo {
-        let bytes = word.as_bytes();
-        let mut head = [0; 8];
-        let first = bytes.len().min(8);
-        head[..first].copy_from_slice(&bytes[..first]);
-        WordInfo {
-            chars: python::len(word),
-            head,
-        }
-    }
-}
-
 /// `a * b` folded to 64 bits (the high half xor the low), the step of the long n-grams' hash.
 fn folded_multiply(a: u64, b: u64) -> u64 {
     let product = a as u128 * b as u128;
@@ -151,9 +129,7 @@ struct NGrams<'d> {
     ids: &'d [u32],
     /// How often each id's word occurs.
     counts: &'d [u32],
-    /// Characters of the words before word i (`chars[words.len()]`: all).
-    chars: Vec<usize>,
-    /// Byte offset of word i in the words joined by nothing.
+    /// Byte offset of word i in the words joined by nothing (`starts[words.len()]`: all).
     starts: Vec<usize>,
     /// The joined string, then `WINDOW` zero bytes (and bytes never read).
     joined: Vec<u8>,
@@ -180,11 +156,9 @@ struct Tables {
     spare: Spare,
 }
 
-/// `NGrams`' lists, and the distinct words' `WordInfo`, between documents.
+/// `NGrams`' lists between documents.
 #[derive(Default)]
 struct Spare {
-    info: Vec<WordInfo>,
-    chars: Vec<usize>,
     starts: Vec<usize>,
     joined: Vec<u8>,
 }
@@ -202,7 +176,7 @@ const KEPT_WORDS: usize = 1 << 13;
 
 impl Tables {
     fn shed(&mut self) {
-        if self.spare.chars.capacity() > KEPT_WORDS + 1 {
+        if self.spare.starts.capacity() > KEPT_WORDS + 1 {
             *self = Tables::default();
         }
     }
@@ -216,8 +190,7 @@ impl Tables {
             + 16 * self.twice.words.capacity()
             + 4 * (self.slot.capacity() + self.candidates.capacity() + self.prefixes.capacity())
             + 8 * self.windows.capacity()
-            + 8 * (self.spare.chars.capacity() + self.spare.starts.capacity())
-            + std::mem::size_of::<WordInfo>() * self.spare.info.capacity()
+            + 8 * self.spare.starts.capacity()
             + self.spare.joined.capacity()
             + self.repeated.capacity()
     }
@@ -228,47 +201,45 @@ thread_local! {
 }
 
 impl<'d> NGrams<'d> {
-    /// The n-grams of `words`, numbered in `vocabulary`.
-    fn new(words: &[&str], vocabulary: &'d Vocabulary, tables: &mut Tables) -> NGrams<'d> {
-        let (ids, distinct) = (&vocabulary.ids[..], &vocabulary.distinct);
+    /// The n-grams of `words` (slices of `text`, else copied as they are), numbered in
+    /// `vocabulary`.
+    fn new(
+        text: &str,
+        words: &[&str],
+        vocabulary: &'d Vocabulary,
+        tables: &mut Tables,
+    ) -> NGrams<'d> {
+        let text = text.as_bytes();
         let spare = std::mem::take(&mut tables.spare);
-        let mut info = emptied(spare.info, distinct.len());
-        info.extend(distinct.iter().map(|w| WordInfo::of(w)));
         let bytes: usize = words.iter().map(|w| w.len()).sum();
-        // The joined string is written eight bytes at a time where a word is short: the
-        // bytes past its end are overwritten by the next word, and zeroed after the last.
-        // The list keeps the length of the longest document's (only the part past it is
-        // zeroed when a longer one comes): what lies past this document's string is never
-        // read but by the window after its last word, which is zeroed.
+        // The joined string is written sixteen bytes at a time from the text where a word is
+        // short: the bytes past its end are overwritten by the next word, and zeroed
+        // after the last. The list keeps the length of the longest document's (only the part
+        // past it is zeroed when a longer one comes): what lies past this document's string
+        // is never read but by the window after its last word, which is zeroed.
         let mut joined = spare.joined;
-        if joined.len() < bytes + WINDOW + 8 {
-            joined.resize(bytes + WINDOW + 8, 0);
+        if joined.len() < bytes + WINDOW + 16 {
+            joined.resize(bytes + WINDOW + 16, 0);
         }
-        // With it, the running totals before each word (and after the last); a word's start
-        // in the joined string is the bytes before it.
-        let mut chars = emptied(spare.chars, words.len() + 1);
+        // With it, each word's start in the joined string (and the end of the last).
         let mut starts = emptied(spare.starts, words.len() + 1);
-        let (mut c, mut b) = (0, 0);
-        chars.push(c);
+        let mut b = 0;
         starts.push(b);
-        for (&w, &id) in words.iter().zip(ids) {
-            let word = info[id as usize];
-            let len = w.len();
-            match len {
-                0..=8 => joined[b..b + 8].copy_from_slice(&word.head),
-                _ => joined[b..b + len].copy_from_slice(w.as_bytes()),
+        for &w in words {
+            let word = w.as_bytes();
+            let len = word.len();
+            match bytes_from::<16>(text, word) {
+                // Sixteen bytes as one array: a copy of a length known when compiled.
+                Some(sixteen) => joined[b..b + 16].copy_from_slice(&sixteen),
+                None => joined[b..b + len].copy_from_slice(word),
             }
-            c += word.chars;
             b += len;
-            chars.push(c);
             starts.push(b);
         }
         joined[b..b + WINDOW].fill(0);
-        tables.spare.info = info;
         NGrams {
-            ids,
+            ids: &vocabulary.ids,
             counts: &vocabulary.counts,
-            chars,
             starts,
             joined,
         }
@@ -278,9 +249,13 @@ impl<'d> NGrams<'d> {
         self.ids.len()
     }
 
-    /// Characters of words i..i+n.
+    /// Characters (Python's `len`) of words i..i+n joined by nothing: the bytes that begin
+    /// a character. Counted where an n-gram counts (the top n-grams, the repeated ones), not
+    /// summed for every word.
     fn span_chars(&self, i: usize, n: usize) -> usize {
-        self.chars[i + n] - self.chars[i]
+        let bytes = &self.joined[self.starts[i]..self.starts[i + n]];
+        // A byte that continues a character is 0b10xx_xxxx: -64 and under as an i8.
+        bytes.iter().filter(|&&b| (b as i8) >= -0x40).count()
     }
 
     /// DataTrove's `find_top_duplicate(get_n_grams(words, n))` for n = 2, 3, 4: the
@@ -299,27 +274,22 @@ impl<'d> NGrams<'d> {
             return top;
         }
         let twice = &mut tables.twice;
-        let pair = |w: &[u32]| (w[0] as u64) << 32 | w[1] as u64;
-        // A 2-gram repeats only if both its words do: only those go into the bit set.
-        let words_repeat =
-            |w: &[u32]| self.counts[w[0] as usize] > 1 && self.counts[w[1] as usize] > 1;
+        let pair = |i: usize| (self.ids[i] as u64) << 32 | self.ids[i + 1] as u64;
+        // A 2-gram repeats only if both its words do: only those positions are kept, and go
+        // into the bit set; then only those the bit set lets through.
         twice.reset(len - 1);
-        for w in self.ids.windows(2) {
-            if words_repeat(w) {
-                twice.add(pair(w));
-            }
-        }
-        // The positions whose n-gram may repeat, in order: for the 2-grams, those whose
-        // words repeat and the bit set lets through.
         let candidates = &mut tables.candidates;
         candidates.clear();
-        candidates.extend(
-            self.ids
-                .windows(2)
-                .enumerate()
-                .filter(|(_, w)| words_repeat(w) && twice.maybe_twice(pair(w)))
-                .map(|(i, _)| i as u32),
-        );
+        let mut word_repeats = self.counts[self.ids[0] as usize] > 1;
+        for i in 1..len {
+            let next_repeats = self.counts[self.ids[i] as usize] > 1;
+            if word_repeats && next_repeats {
+                candidates.push(i as u32 - 1);
+                twice.add(pair(i - 1));
+            }
+            word_repeats = next_repeats;
+        }
+        keep_where(candidates, |i| twice.maybe_twice(pair(i as usize)));
         // Each candidate's (n-1)-gram as a number: for the 2-grams, its first word's id;
         // then the slot the (n-1)-gram took in the pass before (one slot per distinct key).
         let prefixes = &mut tables.prefixes;
@@ -461,7 +431,7 @@ impl<'d> NGrams<'d> {
                 break;
             }
             let last = total - n;
-            candidates.retain(|&i| {
+            keep_where(candidates, |i| {
                 let i = i as usize;
                 i <= last && (window_repeats[i] || self.short(i, n))
             });
@@ -482,6 +452,22 @@ impl<'d> NGrams<'d> {
         }
         duplicated
     }
+}
+
+/// Keeps the entries of `list` that `keep` accepts, in order: `Vec::retain` for numbers
+/// without retain's guard against a panicking `keep`, whose loop the compiler left as a call
+/// per pass here (15.6M instructions on dragnet's texts).
+#[inline(always)]
+fn keep_where(list: &mut Vec<u32>, mut keep: impl FnMut(u32) -> bool) {
+    let mut kept = 0;
+    for k in 0..list.len() {
+        let x = list[k];
+        if keep(x) {
+            list[kept] = x;
+            kept += 1;
+        }
+    }
+    list.truncate(kept);
 }
 
 /// Which keys were added at least twice, and some that were added once (a key shares its bit
@@ -582,10 +568,23 @@ mod tests {
         let words = ["ab", "c", "d", "e", "f", "a", "bc", "d", "e", "f"];
         let mut tables = Tables::default();
         let v = crate::vocabulary::number(&words);
-        let g = NGrams::new(&words, &v, &mut tables);
+        let g = NGrams::new("", &words, &v, &mut tables);
         assert_eq!(g.duplicated_chars(&mut tables)[0], 6);
         // The top 2-gram: every 2-gram once but "d e" and "e f" twice: the first, "d e".
         assert_eq!(g.top_chars(&mut tables)[0], 3 * 2);
+    }
+
+    /// Words read from the text sixteen bytes at a time are joined whole: two words that share
+    /// their first sixteen bytes make different n-grams, the same word the same.
+    #[test]
+    fn words_read_from_the_text_are_joined_whole() {
+        let text = "aaaaaaaaaaaaaaaaaaaa x y z w aaaaaaaaaaaaaaaaaaab x y z w \
+            aaaaaaaaaaaaaaaaaaaa x y z w and the rest of the text";
+        let doc = Doc::new(text);
+        let mut tables = Tables::default();
+        let g = NGrams::new(text, &doc.words, doc.vocabulary(), &mut tables);
+        // Only the third 5-gram repeats (the first): 24 characters.
+        assert_eq!(g.duplicated_chars(&mut tables)[0], 24);
     }
 
     /// A thread keeps its tables between documents, but not a large document's.
@@ -666,7 +665,9 @@ mod tests {
     /// The passes that skip what cannot repeat give what DataTrove's string passes give, on
     /// texts that repeat a lot: few words (some the joins of others, some long enough that a
     /// window covers less than a 5-gram, some not ASCII, one of 400 bytes, so that a long
-    /// n-gram's hash takes many steps), drawn by a fixed generator.
+    /// n-gram's hash takes many steps), drawn by a fixed generator; the words once as slices
+    /// of a text (joined by single spaces, or by none, so that the bytes read past a word are
+    /// a word or a space) and once not.
     #[test]
     fn skipping_passes_count_as_the_string_passes() {
         let long = "long".repeat(100);
@@ -692,20 +693,33 @@ mod tests {
             let len = doc % 60;
             let span = 2 + doc % (vocab.len() - 1);
             let words: Vec<&str> = (0..len).map(|_| vocab[next(span)]).collect();
-            let mut tables = Tables::default();
-            let v = crate::vocabulary::number(&words);
-            let g = NGrams::new(&words, &v, &mut tables);
-            let top = g.top_chars(&mut tables);
-            let duplicated = g.duplicated_chars(&mut tables);
-            for n in 2..=4 {
-                assert_eq!(top[n - 2], top_by_strings(&words, n), "{words:?} n={n}");
-            }
-            for n in 5..=10 {
-                assert_eq!(
-                    duplicated[n - 5],
-                    duplicated_by_strings(&words, n),
-                    "{words:?} n={n}"
-                );
+            let text = words.join(if doc % 2 == 0 { " " } else { "" });
+            let gap = usize::from(doc % 2 == 0);
+            let mut at = 0;
+            let sliced: Vec<&str> = words
+                .iter()
+                .map(|w| {
+                    let slice = &text[at..at + w.len()];
+                    at += w.len() + gap;
+                    slice
+                })
+                .collect();
+            for (text, words) in [("", &words), (text.as_str(), &sliced)] {
+                let mut tables = Tables::default();
+                let v = crate::vocabulary::number(words);
+                let g = NGrams::new(text, words, &v, &mut tables);
+                let top = g.top_chars(&mut tables);
+                let duplicated = g.duplicated_chars(&mut tables);
+                for n in 2..=4 {
+                    assert_eq!(top[n - 2], top_by_strings(words, n), "{words:?} n={n}");
+                }
+                for n in 5..=10 {
+                    assert_eq!(
+                        duplicated[n - 5],
+                        duplicated_by_strings(words, n),
+                        "{words:?} n={n}"
+                    );
+                }
             }
         }
     }
