@@ -150,7 +150,6 @@ struct Tables {
     candidates: Vec<u32>,
     /// Each top n-gram candidate's (n-1)-gram, numbered.
     prefixes: Vec<u32>,
-    repeated: Vec<bool>,
     /// The lists of the last document's `NGrams`, for the next to fill (not allocated and
     /// zeroed again for each document).
     spare: Spare,
@@ -192,7 +191,6 @@ impl Tables {
             + 8 * self.windows.capacity()
             + 8 * self.spare.starts.capacity()
             + self.spare.joined.capacity()
-            + self.repeated.capacity()
     }
 }
 
@@ -411,30 +409,30 @@ impl<'d> NGrams<'d> {
         for &bit in windows.iter() {
             twice.add_bit(bit);
         }
-        let window_repeats = &mut tables.repeated;
-        window_repeats.clear();
-        window_repeats.extend(windows.iter().map(|&bit| twice.twice_at(bit)));
-        // The 5-grams' first and last word starts, side by side.
-        let spans = self.starts.iter().zip(&self.starts[5..]);
+        // The 5-grams that may repeat: those shorter than a window, and those whose window
+        // the bit set lets through.
         let candidates = &mut tables.candidates;
         candidates.clear();
-        candidates.extend(
-            window_repeats
-                .iter()
-                .zip(spans)
-                .enumerate()
-                .filter(|(_, (repeats, (start, end)))| **repeats || *end - *start < WINDOW)
-                .map(|(i, _)| i as u32),
-        );
+        let spans = self.starts.iter().zip(&self.starts[5..]);
+        for (i, (&bit, (&start, &end))) in windows.iter().zip(spans).enumerate() {
+            if end - start < WINDOW || twice.twice_at(bit) {
+                candidates.push(i as u32);
+            }
+        }
         for (slot, n) in (5..=10).enumerate() {
             if total < n {
                 break;
             }
+            // The n-grams that may repeat start where the (n-1)-grams' may (a window is the
+            // same, and a shorter n-gram's (n-1)-gram is shorter): the 5-grams' are found
+            // above, and each n after keeps those of the n before that its own test passes.
             let last = total - n;
-            keep_where(candidates, |i| {
-                let i = i as usize;
-                i <= last && (window_repeats[i] || self.short(i, n))
-            });
+            if n > 5 {
+                keep_where(candidates, |i| {
+                    let i = i as usize;
+                    i <= last && (self.short(i, n) || twice.twice_at(windows[i]))
+                });
+            }
             let seen = &mut tables.seen;
             seen.reset(candidates.len());
             let (mut repeated, mut next) = (0, 0);
