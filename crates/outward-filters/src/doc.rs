@@ -1,7 +1,8 @@
 //! One document's text as every filter reads it: its length in code points, its words
 //! (spaCy's English words, as DataTrove's `split_into_words`) split once, numbered once when a
-//! filter first asks (`vocabulary.rs`), and its lines; all shared. A text C4 rewrites to its
-//! kept lines takes their tokens from the page's split (`rejoined_tokens`).
+//! filter first asks (`vocabulary.rs`), its lines (Python's `splitlines`), and the pieces
+//! between its runs of line feeds with which of them repeat (`Repeats`); all shared. A text
+//! C4 rewrites to its kept lines takes their tokens from the page's split (`rejoined_tokens`).
 
 use std::ops::Range;
 
@@ -19,6 +20,8 @@ pub struct Doc<'a> {
     pub words: Vec<&'a str>,
     /// Python's `text.splitlines()`, split when a filter first asks.
     lines: std::cell::OnceCell<Vec<&'a str>>,
+    /// The pieces between runs of line feeds, when a filter first asks.
+    feed_lines: std::cell::OnceCell<Repeats<'a>>,
     /// The words numbered, when a filter first asks.
     vocabulary: std::cell::OnceCell<Vocabulary<'a>>,
 }
@@ -81,6 +84,7 @@ impl<'a> Doc<'a> {
             tokens,
             words,
             lines: std::cell::OnceCell::new(),
+            feed_lines: std::cell::OnceCell::new(),
             vocabulary: std::cell::OnceCell::new(),
         }
     }
@@ -94,6 +98,14 @@ impl<'a> Doc<'a> {
     /// Python's `text.splitlines()` (Gopher quality and C4 both read them).
     pub fn lines(&self) -> &[&'a str] {
         self.lines.get_or_init(|| python::splitlines(self.text))
+    }
+
+    /// `re.split(r"\n+", text)`, and which of those lines repeat an earlier one (Gopher
+    /// repetition reads them all, FineWeb those that are not blank: a line equal to an
+    /// earlier one is blank exactly when that one is).
+    pub(crate) fn feed_lines(&self) -> &Repeats<'a> {
+        self.feed_lines
+            .get_or_init(|| Repeats::of(python::split_line_feed_runs(self.text, 1)))
     }
 
     /// Byte offset of `part` (a slice of the text) in the text.
@@ -149,18 +161,33 @@ pub(crate) fn enabled(threshold: Option<f64>) -> Option<f64> {
     threshold.filter(|&v| v != 0.0)
 }
 
-/// DataTrove's `find_duplicates`: how many elements repeat an earlier one, and their
-/// characters.
-pub(crate) fn find_duplicates(elements: &[&str]) -> (usize, usize) {
-    let mut seen = outward_base::fxhash::FxHashSet::default();
-    // Sized once: growing it rehashed every element again.
-    seen.reserve(elements.len());
-    let (mut elements_dup, mut chars_dup) = (0, 0);
-    for &e in elements {
-        if !seen.insert(e) {
-            elements_dup += 1;
-            chars_dup += python::len(e);
-        }
+/// Strings, each with whether it repeats an earlier one of them.
+pub(crate) struct Repeats<'a> {
+    pub elements: Vec<&'a str>,
+    pub repeats: Vec<bool>,
+}
+
+impl<'a> Repeats<'a> {
+    pub(crate) fn of(elements: Vec<&'a str>) -> Repeats<'a> {
+        let mut seen = outward_base::fxhash::FxHashSet::default();
+        // Sized once: growing it rehashed every element again.
+        seen.reserve(elements.len());
+        let repeats = elements.iter().map(|&e| !seen.insert(e)).collect();
+        Repeats { elements, repeats }
     }
-    (elements_dup, chars_dup)
+
+    /// The elements that repeat an earlier one.
+    pub(crate) fn repeated(&self) -> impl Iterator<Item = &'a str> + '_ {
+        self.elements
+            .iter()
+            .zip(&self.repeats)
+            .filter_map(|(&e, &repeats)| repeats.then_some(e))
+    }
+
+    /// DataTrove's `find_duplicates`: how many elements repeat an earlier one, and their
+    /// characters.
+    pub(crate) fn duplicates(&self) -> (usize, usize) {
+        self.repeated()
+            .fold((0, 0), |(n, chars), e| (n + 1, chars + python::len(e)))
+    }
 }

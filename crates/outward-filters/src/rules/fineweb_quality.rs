@@ -5,7 +5,7 @@
 use outward_base::counts::FilterRule;
 use serde::{Deserialize, Serialize};
 
-use crate::doc::{Doc, find_duplicates, ratio};
+use crate::doc::{Doc, ratio};
 use crate::words::{is_terminal_punctuation, python};
 
 /// DataTrove's arguments and defaults (`stop_chars`: its terminal punctuation).
@@ -51,8 +51,12 @@ pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
     let text = doc.text;
     // `text.split("\n")` without its blank lines: the pieces between runs of line feeds that
     // are not blank (the empty pieces that split leaves between two line feeds are blank).
-    let mut lines = python::split_line_feed_runs(text, 1);
-    lines.retain(|l| !python::strip(l).is_empty());
+    let split = doc.feed_lines();
+    let not_blank = |l: &&str| !python::strip(l).is_empty();
+    let lines: Vec<&str> = split.elements.iter().copied().filter(not_blank).collect();
+    // The repeats among the lines that are not blank (an earlier line equal to one is not
+    // blank either).
+    let repeated_chars: usize = split.repeated().filter(not_blank).map(python::len).sum();
     let newlines = memchr::memchr_iter(b'\n', text.as_bytes()).count();
     let punct = lines
         .iter()
@@ -65,7 +69,7 @@ pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
     Signals {
         line_punct_ratio: ratio(punct, lines.len()),
         short_line_ratio: ratio(short, lines.len()),
-        char_dup_ratio: ratio(find_duplicates(&lines).1, doc.chars - newlines),
+        char_dup_ratio: ratio(repeated_chars, doc.chars - newlines),
         list_ratio: ratio(newlines, doc.words.len()),
     }
 }
@@ -87,4 +91,25 @@ pub fn decide(s: &Signals, t: &Thresholds) -> Option<FilterRule> {
         return Some(FilterRule::ListRatio);
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::gopher_repetition;
+
+    /// The two filters share one split of the text at line feeds and one pass over its
+    /// repeats: Gopher repetition counts a repeated blank line, FineWeb only the repeats
+    /// among the lines that are not blank (DataTrove's `find_duplicates` of each list).
+    #[test]
+    fn blank_lines_repeat_for_gopher_and_not_for_fineweb() {
+        let doc = Doc::new("x y\n  \n  \nx y\nz");
+        let fineweb = measure(&doc, &Thresholds::default());
+        // Not blank: "x y", "x y", "z"; 11 characters besides the line feeds.
+        assert_eq!(fineweb.char_dup_ratio, 3.0 / 11.0);
+        let gopher = gopher_repetition::measure(&doc);
+        // Lines: "x y", "  ", "  ", "x y", "z": the second "  " and "x y" repeat.
+        assert_eq!(gopher.dup_line_frac, 2.0 / 5.0);
+        assert_eq!(gopher.dup_line_char_frac, 5.0 / 15.0);
+    }
 }

@@ -19,7 +19,7 @@
 use outward_base::counts::FilterRule;
 use serde::{Deserialize, Serialize};
 
-use crate::doc::{Doc, bytes_from, enabled, find_duplicates, ratio};
+use crate::doc::{Doc, Repeats, bytes_from, enabled, ratio};
 use crate::table::Table;
 use crate::vocabulary::Vocabulary;
 use crate::words::python;
@@ -87,10 +87,10 @@ pub struct Signals {
 
 pub fn measure(doc: &Doc) -> Signals {
     let text = doc.text;
-    let paragraphs = python::split_line_feed_runs(python::strip(text), 2);
-    let (para_dup, para_chars) = find_duplicates(&paragraphs);
-    let lines = python::split_line_feed_runs(text, 1);
-    let (line_dup, line_chars) = find_duplicates(&lines);
+    let paragraphs = Repeats::of(python::split_line_feed_runs(python::strip(text), 2));
+    let (para_dup, para_chars) = paragraphs.duplicates();
+    let lines = doc.feed_lines();
+    let (line_dup, line_chars) = lines.duplicates();
     let vocabulary = doc.vocabulary();
     let (top, duplicated) = TABLES.with_borrow_mut(|tables| {
         let ngrams = NGrams::new(doc.text, &doc.words, vocabulary, tables);
@@ -103,9 +103,9 @@ pub fn measure(doc: &Doc) -> Signals {
         (top, duplicated)
     });
     Signals {
-        dup_para_frac: ratio(para_dup, paragraphs.len()),
+        dup_para_frac: ratio(para_dup, paragraphs.elements.len()),
         dup_para_char_frac: ratio(para_chars, doc.chars),
-        dup_line_frac: ratio(line_dup, lines.len()),
+        dup_line_frac: ratio(line_dup, lines.elements.len()),
         dup_line_char_frac: ratio(line_chars, doc.chars),
         top_n_gram_char_frac: top,
         duplicated_n_gram_char_frac: duplicated,
