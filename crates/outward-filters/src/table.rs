@@ -71,6 +71,12 @@ impl<K: Key, V: Copy + Default> Table<K, V> {
         (i, found, &mut slot.1)
     }
 
+    /// The value of `key`, if the table holds it.
+    pub(crate) fn get(&self, key: K) -> Option<&V> {
+        let (i, found) = self.probe(key);
+        found.then(|| &self.slots[i].1)
+    }
+
     pub(crate) fn value(&self, slot: usize) -> &V {
         &self.slots[slot].1
     }
