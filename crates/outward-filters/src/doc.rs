@@ -92,7 +92,7 @@ impl<'a> Doc<'a> {
     /// The words numbered (Gopher quality and repetition both read them).
     pub(crate) fn vocabulary(&self) -> &Vocabulary<'a> {
         self.vocabulary
-            .get_or_init(|| vocabulary::number(&self.words))
+            .get_or_init(|| vocabulary::number(self.text, &self.words))
     }
 
     /// Python's `text.splitlines()` (Gopher quality and C4 both read them).
@@ -124,14 +124,31 @@ impl<'a> Doc<'a> {
     }
 }
 
-/// A word of up to 7 bytes as one number: its bytes (first highest) and its length in the top
+/// A word of up to 7 bytes as one number: its bytes (first lowest) and its length in the top
 /// byte. Two short words have the same key exactly when they are equal, and no short word's
-/// key has a top byte of 0.
+/// key has a top byte of 0 (the empty word's key is 0).
 pub(crate) fn short_key(word: &[u8]) -> Option<u64> {
     (word.len() <= 7).then(|| {
-        let bytes = word.iter().fold(0u64, |key, &b| key << 8 | b as u64);
-        (word.len() as u64) << 56 | bytes
+        // A fold, where copying into an array called memcpy.
+        let bytes = word.iter().rev().fold(0u64, |key, &b| key << 8 | b as u64);
+        bytes | (word.len() as u64) << 56
     })
+}
+
+/// `short_key(word)` for a word that is a slice of `text`: its eight bytes of the text read at
+/// once (`bytes_from`) and those past it masked off.
+pub(crate) fn short_key_in(text: &[u8], word: &[u8]) -> Option<u64> {
+    let len = word.len();
+    if len > 7 {
+        return None;
+    }
+    match bytes_from::<8>(text, word) {
+        Some(eight) => {
+            let mask = (1u64 << (8 * len)) - 1;
+            Some(u64::from_le_bytes(eight) & mask | (len as u64) << 56)
+        }
+        None => short_key(word),
+    }
 }
 
 /// The `N` bytes of `text` from where `word` starts in it, when `word` is a slice of it of at
@@ -189,5 +206,36 @@ impl<'a> Repeats<'a> {
     pub(crate) fn duplicates(&self) -> (usize, usize) {
         self.repeated()
             .fold((0, 0), |(n, chars), e| (n + 1, chars + python::len(e)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_short_key_read_from_the_text_is_the_words_own() {
+        let text = "a bc déjà vu seven77 eightchr x";
+        let words: Vec<&str> = text.split(' ').collect();
+        for word in &words {
+            let own = short_key(word.as_bytes());
+            assert_eq!(
+                short_key_in(text.as_bytes(), word.as_bytes()),
+                own,
+                "{word}"
+            );
+            // Read from another text (or none), the word is read as it is.
+            assert_eq!(short_key_in(b"", word.as_bytes()), own, "{word}");
+        }
+        assert_eq!(short_key(b"eightchr"), None);
+        assert_eq!(short_key(b""), Some(0));
+        // Near the end of the text too few bytes follow to read eight at once.
+        let end = &text.as_bytes()[text.len() - 1..];
+        assert_eq!(bytes_from::<8>(text.as_bytes(), end), None);
+        assert_eq!(short_key_in(text.as_bytes(), end), short_key(b"x"));
+        // Distinct short words, distinct keys; the length tells "a" from "a\0".
+        assert_ne!(short_key(b"a"), short_key(b"a\0"));
+        assert_ne!(short_key(b"ab"), short_key(b"ba"));
+        assert_eq!(short_key(b"ab"), Some(2 << 56 | 0x6261));
     }
 }

@@ -11,7 +11,7 @@ use std::cell::RefCell;
 
 use outward_base::fxhash::{FxHashMap, hash_bytes};
 
-use crate::doc::short_key;
+use crate::doc::short_key_in;
 use crate::table::Table;
 
 /// A document's words numbered: equal words, equal ids.
@@ -33,8 +33,9 @@ thread_local! {
     static WORDS: RefCell<Table<u64, u32>> = RefCell::default();
 }
 
-/// `words` numbered.
-pub(crate) fn number<'a>(words: &[&'a str]) -> Vocabulary<'a> {
+/// `words` numbered (slices of `text`, else read as they are).
+pub(crate) fn number<'a>(text: &str, words: &[&'a str]) -> Vocabulary<'a> {
+    let text = text.as_bytes();
     WORDS.with_borrow_mut(|table| {
         table.reset(words.len());
         // A word whose hash another word holds (never seen in practice) gets its id here.
@@ -42,7 +43,7 @@ pub(crate) fn number<'a>(words: &[&'a str]) -> Vocabulary<'a> {
         let mut distinct: Vec<&'a str> = Vec::with_capacity(words.len());
         let mut counts: Vec<u32> = Vec::with_capacity(words.len());
         let ids = words.iter().map(|&w| {
-            let short = short_key(w.as_bytes());
+            let short = short_key_in(text, w.as_bytes());
             let key = short.unwrap_or_else(|| hash_bytes(w.as_bytes()) >> 8);
             let (_, found, held) = table.entry(key, u32::MAX);
             if found && (short.is_some() || distinct[*held as usize] == w) {
@@ -98,13 +99,13 @@ mod tests {
                 "",
                 "a",
             ];
-            let v = number(&words);
+            let v = number("", &words);
             assert_eq!(v.ids, [0, 1, 0, 2, 3, 1, 4, 2, 5, 6, 5]);
             assert_eq!(v.counts, [2, 2, 2, 1, 1, 2, 1]);
             assert_eq!(v.distinct[2], "extraordinary");
             let many: Vec<String> = (0..20_000).map(|i| format!("w{i}")).collect();
             let many: Vec<&str> = many.iter().map(String::as_str).collect();
-            assert_eq!(number(&many).distinct.len(), 20_000);
+            assert_eq!(number("", &many).distinct.len(), 20_000);
             assert_eq!(WORDS.with_borrow(|t| t.slots.len()), 0);
         })
         .join()

@@ -565,7 +565,7 @@ mod tests {
         // DataTrove's "".join makes "ab c ..." and "a bc ..." the same 5-gram.
         let words = ["ab", "c", "d", "e", "f", "a", "bc", "d", "e", "f"];
         let mut tables = Tables::default();
-        let v = crate::vocabulary::number(&words);
+        let v = crate::vocabulary::number("", &words);
         let g = NGrams::new("", &words, &v, &mut tables);
         assert_eq!(g.duplicated_chars(&mut tables)[0], 6);
         // The top 2-gram: every 2-gram once but "d e" and "e f" twice: the first, "d e".
@@ -704,7 +704,7 @@ mod tests {
                 .collect();
             for (text, words) in [("", &words), (text.as_str(), &sliced)] {
                 let mut tables = Tables::default();
-                let v = crate::vocabulary::number(words);
+                let v = crate::vocabulary::number(text, words);
                 let g = NGrams::new(text, words, &v, &mut tables);
                 let top = g.top_chars(&mut tables);
                 let duplicated = g.duplicated_chars(&mut tables);
