@@ -21,7 +21,7 @@ pub mod words;
 use std::fmt;
 
 use outward_base::counts::FilterRule;
-use serde::{Deserialize, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 
 pub use doc::Doc;
 use rules::{c4_quality, fineweb_quality, gopher_quality, gopher_repetition};
@@ -326,33 +326,74 @@ impl Signals {
     }
 }
 
-/// `metadata.signals`: an object per group of [`Signals::FIELDS`]; a rule that does not apply
-/// is left out. Groups and the fields in each come in the order of their names (bytes), as a
-/// JSON object of sorted keys writes them; written straight to the serializer (no object is
-/// built per document).
-impl Serialize for Signals {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
+/// `metadata.signals`' JSON: an object per group of [`Signals::FIELDS`]; a rule that does not
+/// apply is left out. Groups and the fields in each come in the order of their names (bytes),
+/// as a JSON object of sorted keys writes them, and numbers as `serde_json` writes them (its
+/// own `itoa` and `zmij`), so the bytes are serde_json's of the same object
+/// (`signals_json_is_serde_jsons_of_the_values`). Written by hand, keys as bytes known when
+/// compiled: through serde each of the 34 keys was escaped and each number formatted behind
+/// the serializer's calls (15,000 instructions a document).
+impl Signals {
+    pub fn write_json(&self, out: &mut Vec<u8>) {
         let values = self.values();
-        let order = fields_by_name();
-        let mut map = serializer.serialize_map(None)?;
-        let mut at = 0;
-        while at < order.len() {
-            let group = Self::FIELDS[order[at]].group;
-            let end = at
-                + order[at..]
-                    .iter()
-                    .take_while(|&&i| Self::FIELDS[i].group == group)
-                    .count();
-            let fields = SignalGroup {
-                fields: &order[at..end],
-                values: &values,
-            };
-            map.serialize_entry(group, &fields)?;
-            at = end;
+        let pieces = json_pieces();
+        let mut group: Option<&str> = None;
+        let mut first_in_group = true;
+        out.push(b'{');
+        for &i in fields_by_name() {
+            let field = &Self::FIELDS[i];
+            if group != Some(field.group) {
+                if group.is_some() {
+                    out.extend_from_slice(b"},");
+                }
+                out.extend_from_slice(pieces.groups[i].as_bytes());
+                group = Some(field.group);
+                first_in_group = true;
+            }
+            let value = values[i];
+            if value == SignalValue::Rule(None) {
+                // A rule that does not apply is left out.
+                continue;
+            }
+            if !first_in_group {
+                out.push(b',');
+            }
+            first_in_group = false;
+            out.extend_from_slice(pieces.keys[i].as_bytes());
+            match value {
+                SignalValue::Count(n) => {
+                    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes())
+                }
+                SignalValue::Ratio(x) if x.is_finite() => {
+                    out.extend_from_slice(zmij::Buffer::new().format_finite(x).as_bytes())
+                }
+                SignalValue::Ratio(_) => out.extend_from_slice(b"null"),
+                SignalValue::Rule(rule) => {
+                    out.push(b'"');
+                    if let Some(rule) = rule {
+                        out.extend_from_slice(rule.as_str().as_bytes());
+                    }
+                    out.push(b'"');
+                }
+            }
         }
-        map.end()
+        out.extend_from_slice(b"}}");
     }
+}
+
+/// The JSON of each field's key (`"name":`) and of its group's opening (`"group":{`), by the
+/// field's index in [`Signals::FIELDS`]. No name needs escaping (`json_pieces_need_no_escapes`).
+struct JsonPieces {
+    keys: [String; SIGNAL_FIELDS],
+    groups: [String; SIGNAL_FIELDS],
+}
+
+fn json_pieces() -> &'static JsonPieces {
+    static PIECES: std::sync::OnceLock<JsonPieces> = std::sync::OnceLock::new();
+    PIECES.get_or_init(|| JsonPieces {
+        keys: std::array::from_fn(|i| format!("\"{}\":", Signals::FIELDS[i].name)),
+        groups: std::array::from_fn(|i| format!("\"{}\":{{", Signals::FIELDS[i].group)),
+    })
 }
 
 /// The indices of [`Signals::FIELDS`] ordered by group name, then field name.
@@ -364,29 +405,6 @@ fn fields_by_name() -> &'static [usize; SIGNAL_FIELDS] {
         order.sort_by_key(key);
         order
     })
-}
-
-/// One group's fields (indices into [`Signals::FIELDS`]) and the values of all.
-struct SignalGroup<'a> {
-    fields: &'a [usize],
-    values: &'a [SignalValue; SIGNAL_FIELDS],
-}
-
-impl Serialize for SignalGroup<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut map = serializer.serialize_map(None)?;
-        for &i in self.fields {
-            let name = Signals::FIELDS[i].name;
-            match self.values[i] {
-                SignalValue::Count(n) => map.serialize_entry(name, &n)?,
-                SignalValue::Ratio(x) => map.serialize_entry(name, &x)?,
-                SignalValue::Rule(Some(rule)) => map.serialize_entry(name, rule.as_str())?,
-                SignalValue::Rule(None) => {}
-            }
-        }
-        map.end()
-    }
 }
 
 /// What a `--filter` chain makes of a text.
@@ -531,13 +549,24 @@ mod tests {
         Nobody expected the storm that the radio had promised for the next morning.";
 
     /// The signals are written as an object of sorted keys would write them: the same JSON,
-    /// byte for byte, as building `serde_json` values per group (a rule that does not apply
-    /// left out, an empty `would_drop` kept).
+    /// byte for byte, as serde_json writes `serde_json` values built per group (a rule that
+    /// does not apply left out, an empty `would_drop` kept, whole-number ratios, counts of
+    /// several digits). It fails when a key, a separator or a number differs.
     #[test]
-    fn signals_write_as_sorted_objects_do() {
+    fn signals_json_is_serde_jsons_of_the_values() {
         use serde_json::{Map, Value};
         let config = Config::default();
-        for text in [PROSE, "lorem ipsum dolor sit amet.\nshort", "x"] {
+        let repeated = "the same line again and again\n".repeat(40);
+        let long = PROSE.repeat(30);
+        let texts = [
+            PROSE,
+            "lorem ipsum dolor sit amet.\nshort",
+            "x",
+            "# one\n# two\n- three...\n\u{2022} four\u{2026}",
+            &repeated,
+            &long,
+        ];
+        for text in texts {
             let signals = Signals::measure(text, &config);
             let mut groups: Map<String, Value> = Map::new();
             for (field, value) in Signals::FIELDS.iter().zip(signals.values()) {
@@ -554,8 +583,10 @@ mod tests {
                     map.insert(field.name.into(), value);
                 }
             }
+            let mut written = Vec::new();
+            signals.write_json(&mut written);
             assert_eq!(
-                serde_json::to_string(&signals).expect("signals write"),
+                String::from_utf8(written).expect("JSON is UTF-8"),
                 serde_json::to_string(&groups).expect("values write"),
                 "{text:?}"
             );
@@ -633,11 +664,26 @@ mod tests {
         assert_eq!(names, expected);
     }
 
+    /// The keys written as they are known when compiled are the JSON strings of the names:
+    /// nothing in a name needs an escape.
+    #[test]
+    fn json_pieces_need_no_escapes() {
+        let pieces = json_pieces();
+        for (i, field) in Signals::FIELDS.iter().enumerate() {
+            let key = serde_json::to_string(field.name).unwrap() + ":";
+            assert_eq!(pieces.keys[i], key);
+            let group = serde_json::to_string(field.group).unwrap() + ":{";
+            assert_eq!(pieces.groups[i], group);
+        }
+    }
+
     #[test]
     fn signals_json_has_every_field_but_rules_that_do_not_apply() {
         let text = "Lorem ipsum dolor sit amet.\nA second line of the page, with words.\n";
         let signals = Signals::measure(text, &Config::default());
-        let json = serde_json::to_value(&signals).unwrap();
+        let mut written = Vec::new();
+        signals.write_json(&mut written);
+        let json: serde_json::Value = serde_json::from_slice(&written).unwrap();
         for (field, value) in Signals::FIELDS.iter().zip(signals.values()) {
             let written = &json[field.group][field.name];
             match value {

@@ -92,8 +92,10 @@ pub struct Metadata {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub extraction_confidence: Option<f64>,
     /// With `--signals`: what the Gopher, C4 and FineWeb quality filters decide on, measured on
-    /// `text`, and the rule of each that would drop it (`outward_filters::Signals`).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// `text`, and the rule of each that would drop it (`outward_filters::Signals`). The last
+    /// field of `metadata`, written after the derived ones by `Document::write_json_to`
+    /// (`Signals::write_json`); absent without signals.
+    #[serde(skip)]
     pub signals: Option<outward_filters::Signals>,
 }
 
@@ -189,15 +191,96 @@ impl Document {
 
     /// Writes the document as one JSON line (with `\n`) to `out`, streaming.
     pub fn write_json_to(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
-        serde_json::to_writer(&mut *out, self)?;
+        match &self.metadata.signals {
+            None => serde_json::to_writer(&mut *out, self)?,
+            Some(signals) => {
+                // The closing `}}` is held back, and written after the signals.
+                let mut held = HeldClose::new(&mut *out);
+                serde_json::to_writer(&mut held, self)?;
+                held.close_with(signals)?;
+            }
+        }
         out.write_all(b"\n")
     }
 
     /// Appends the document as one JSON line (with `\n`) to `out`.
     pub fn write_json_line(&self, out: &mut Vec<u8>) {
         // Serialising plain strings and integers into a Vec cannot fail.
-        self.write_json_to(out)
-            .expect("serialising a Document cannot fail");
+        serde_json::to_writer(&mut *out, self).expect("serialising a Document cannot fail");
+        if let Some(signals) = &self.metadata.signals {
+            out.truncate(out.len() - CLOSE.len());
+            write_signals_and_close(out, signals);
+        }
+        out.push(b'\n');
+    }
+}
+
+/// The end of a document's JSON as serde writes it: `metadata` (its last field, an object) and
+/// the document closed.
+const CLOSE: &[u8; 2] = b"}}";
+
+/// `metadata.signals` (the last field of `metadata`, after the derived ones, of which there
+/// are always some) and the close.
+fn write_signals_and_close(out: &mut Vec<u8>, signals: &outward_filters::Signals) {
+    out.extend_from_slice(b",\"signals\":");
+    signals.write_json(out);
+    out.extend_from_slice(CLOSE);
+}
+
+/// A writer that passes on all but the last two bytes written to it (the document's close,
+/// `CLOSE`), so that the signals are written before them.
+struct HeldClose<W> {
+    inner: W,
+    /// The last bytes written, `held_len` of them (at most two).
+    held: [u8; 2],
+    held_len: usize,
+}
+
+impl<W: std::io::Write> HeldClose<W> {
+    fn new(inner: W) -> Self {
+        HeldClose {
+            inner,
+            held: [0; 2],
+            held_len: 0,
+        }
+    }
+
+    /// Writes the signals and the close in place of the bytes held back.
+    fn close_with(mut self, signals: &outward_filters::Signals) -> std::io::Result<()> {
+        debug_assert_eq!(
+            &self.held, CLOSE,
+            "a document's JSON ends with its metadata"
+        );
+        let mut tail = Vec::with_capacity(1024);
+        write_signals_and_close(&mut tail, signals);
+        self.inner.write_all(&tail)
+    }
+}
+
+impl<W: std::io::Write> std::io::Write for HeldClose<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        // The bytes held and `buf`, one after the other: all but their last two go on.
+        let total = self.held_len + buf.len();
+        let pass = total.saturating_sub(CLOSE.len());
+        let from_held = pass.min(self.held_len);
+        self.inner.write_all(&self.held[..from_held])?;
+        self.inner.write_all(&buf[..pass - from_held])?;
+        let mut kept = [0; 2];
+        let kept_len = total - pass;
+        for (k, slot) in kept.iter_mut().take(kept_len).enumerate() {
+            let at = pass + k;
+            *slot = if at < self.held_len {
+                self.held[at]
+            } else {
+                buf[at - self.held_len]
+            };
+        }
+        (self.held, self.held_len) = (kept, kept_len);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
     }
 }
 
@@ -341,5 +424,75 @@ pub(crate) mod tests {
         assert_eq!(m["language"], "de");
         let score = m["language_score"].as_f64().unwrap();
         assert!((0.0..=1.0).contains(&score));
+    }
+
+    /// A writer that takes at most `chunk` bytes per call, as a slow pipe would.
+    struct Trickle {
+        out: Vec<u8>,
+        chunk: usize,
+    }
+
+    impl std::io::Write for Trickle {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            let n = buf.len().min(self.chunk);
+            self.out.extend_from_slice(&buf[..n]);
+            Ok(n)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn signals_are_the_last_metadata_key_streamed_or_not() {
+        let mut doc = sample_document(7);
+        doc.metadata.extraction_confidence = Some(0.25);
+        doc.text = "The council met on Tuesday.\nIt voted to rebuild the old bridge, \
+            and the work starts in May.\n\u{2022} one\n\u{2022} two"
+            .into();
+        doc.metadata.signals = Some(outward_filters::Signals::measure(
+            &doc.text,
+            &outward_filters::Config::default(),
+        ));
+        let mut line = Vec::new();
+        doc.write_json_line(&mut line);
+        let v: serde_json::Value = serde_json::from_slice(&line).unwrap();
+        // Written after the last derived field, as the metadata's last key.
+        let text = String::from_utf8(line.clone()).unwrap();
+        let at = text.find(r#","signals":{"#).unwrap();
+        assert!(
+            text[..at].ends_with(r#""extraction_confidence":0.25"#),
+            "{text}"
+        );
+        assert_eq!(text[at..].matches('"').count() % 2, 0);
+        assert!(!text[at..].contains(r#""extraction_confidence""#));
+        let signals = &v["metadata"]["signals"];
+        assert_eq!(
+            signals["gopher_quality"]["non_symbol_words"], 22,
+            "{signals}"
+        );
+        assert_eq!(signals["would_drop"]["gopher-quality"], "gopher_short_doc");
+        assert!(line.ends_with(b"}}\n"));
+        // The streaming writer gives the same bytes, whatever sizes its writes come in.
+        for chunk in [1, 2, 3, 7, 4096] {
+            let mut trickle = Trickle {
+                out: Vec::new(),
+                chunk,
+            };
+            doc.write_json_to(&mut trickle).unwrap();
+            assert_eq!(
+                String::from_utf8(trickle.out).unwrap(),
+                String::from_utf8(line.clone()).unwrap(),
+                "chunk {chunk}"
+            );
+        }
+        // Without signals the two agree too, and there is no signals key.
+        doc.metadata.signals = None;
+        let mut plain = Vec::new();
+        doc.write_json_line(&mut plain);
+        let mut streamed = Vec::new();
+        doc.write_json_to(&mut streamed).unwrap();
+        assert_eq!(plain, streamed);
+        assert!(!String::from_utf8(plain).unwrap().contains("signals"));
     }
 }
