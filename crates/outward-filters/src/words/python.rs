@@ -84,6 +84,22 @@ fn skip_ascii_from<const LOW: u8>(bytes: &[u8], mut i: usize) -> usize {
     i
 }
 
+/// Whether the line feed is the only one of Python's line breaks in `bytes` (UTF-8): none of
+/// `\r`, `\v`, `\f`, U+001C..U+001E, U+0085 (`C2 85`), U+2028 and U+2029 (`E2 80 A8`,
+/// `E2 80 A9`). The last bytes of the three end other characters too ("é" is `C3 A9`): each
+/// found is read with the bytes before it.
+fn breaks_only_at_line_feeds(bytes: &[u8]) -> bool {
+    if memchr::memchr3(b'\r', 0x0b, 0x0c, bytes).is_some()
+        || memchr::memchr3(0x1c, 0x1d, 0x1e, bytes).is_some()
+    {
+        return false;
+    }
+    !memchr::memchr3_iter(0x85, 0xa8, 0xa9, bytes).any(|i| match bytes[i] {
+        0x85 => i >= 1 && bytes[i - 1] == 0xc2,
+        _ => i >= 2 && bytes[i - 2..i] == [0xe2, 0x80],
+    })
+}
+
 fn is_line_break(c: char) -> bool {
     if c.is_ascii() {
         return matches!(c, '\n' | '\r' | '\x0b' | '\x0c' | '\x1c'..='\x1e');
@@ -122,8 +138,21 @@ pub fn len(s: &str) -> usize {
 /// Python's `str.splitlines()` (no ends kept): breaks at `\n`, `\r`, `\r\n`, `\v`, `\f`,
 /// U+001C..U+001E, U+0085, U+2028 and U+2029; no empty last line after a final break.
 ///
-/// Read byte by byte: only a byte that begins a line break's UTF-8 is decoded.
+/// A text whose only breaks are line feeds (almost every text) is split at them by `memchr`;
+/// another is read byte by byte, and only a byte that begins a line break's UTF-8 is decoded.
 pub fn splitlines(s: &str) -> Vec<&str> {
+    if breaks_only_at_line_feeds(s.as_bytes()) {
+        let mut lines = Vec::new();
+        let mut start = 0;
+        for i in memchr::memchr_iter(b'\n', s.as_bytes()) {
+            lines.push(&s[start..i]);
+            start = i + 1;
+        }
+        if start < s.len() {
+            lines.push(&s[start..]);
+        }
+        return lines;
+    }
     const MAY_BREAK: [bool; 256] = {
         let mut table = [false; 256];
         let mut r = 0;
@@ -226,6 +255,51 @@ mod tests {
         let all: String = (0..=0x10ffffu32).filter_map(char::from_u32).collect();
         let by_chars: Vec<&str> = all.split(is_line_break).collect();
         assert_eq!(splitlines(&all), by_chars);
+    }
+
+    /// Texts of line feeds only take the `memchr` path, and any other break the byte by byte
+    /// one: both give Python's lines, at the start, middle and end of a text whose other
+    /// characters end in the bytes that end U+0085, U+2028 and U+2029.
+    #[test]
+    fn splitlines_at_line_feeds_only_is_python_too() {
+        // No "\r\n" is made below: each break is one character, so Python's lines are the
+        // pieces between them, but for the empty one after a final break.
+        fn python(s: &str) -> Vec<&str> {
+            let mut lines: Vec<&str> = s.split(is_line_break).collect();
+            if s.ends_with(is_line_break) {
+                lines.pop();
+            }
+            lines
+        }
+        let plain = "caf\u{e9} \u{a9} \u{2026}\u{85}x\n\u{2019}a\u{2028}\n\nend \u{e9}";
+        let breaks = [
+            "\n", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\u{85}", "\u{2028}", "\u{2029}",
+        ];
+        // `plain` holds U+0085 and U+2028: its lines by the slow path are Python's.
+        assert!(!breaks_only_at_line_feeds(plain.as_bytes()));
+        let only_feeds = plain.replace(['\u{85}', '\u{2028}'], "");
+        assert!(breaks_only_at_line_feeds(only_feeds.as_bytes()));
+        assert!(breaks_only_at_line_feeds(
+            "\u{e9}\u{a9}\u{2026}\u{80a8}".as_bytes()
+        ));
+        for base in [plain, only_feeds.as_str()] {
+            for brk in breaks {
+                for at in [0, 5, base.len()] {
+                    let at = (at..=base.len())
+                        .find(|&i| base.is_char_boundary(i))
+                        .unwrap();
+                    let text = format!("{}{brk}{}", &base[..at], &base[at..]);
+                    let want = python(&text);
+                    assert_eq!(
+                        breaks_only_at_line_feeds(text.as_bytes()),
+                        !text.contains(|c| c != '\n' && is_line_break(c)),
+                        "{text:?}"
+                    );
+                    assert_eq!(splitlines(&text), want, "{text:?}");
+                }
+            }
+        }
+        assert_eq!(splitlines("a\n\nb\n\n"), ["a", "", "b", ""]);
     }
 
     /// `skip_plain` and `skip_to_control` stop where a byte loop stops, at every offset of
