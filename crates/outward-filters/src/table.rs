@@ -46,17 +46,19 @@ impl<K: Key, V: Copy + Default> Table<K, V> {
     /// The slot of `key`, and whether it holds it already (else it is the free slot where
     /// it goes).
     fn probe(&self, key: K) -> (usize, bool) {
-        let mask = (1usize << (64 - self.shift)) - 1;
-        let mut i = (key.spread() >> self.shift) as usize;
-        loop {
-            let slot = &self.slots[i];
-            if slot.2 != self.generation {
-                return (i, false);
-            }
-            if slot.0 == key {
-                return (i, true);
-            }
-            i = (i + 1) & mask;
+        probe(&self.slots, self.shift, self.generation, key)
+    }
+
+    /// The slots in use, apart from the table, for a loop of [`Slots::entry`] that also
+    /// writes other lists: it keeps the slots, shift and generation in registers, where
+    /// through `&mut Table` it loaded them again after each write (the word numbering).
+    pub(crate) fn slots(&mut self) -> Slots<'_, K, V> {
+        debug_assert!(self.shift > 0, "a table is reset before it is used");
+        let in_use = 1usize << (64 - self.shift);
+        Slots {
+            slots: &mut self.slots[..in_use],
+            shift: self.shift,
+            generation: self.generation,
         }
     }
 
@@ -84,5 +86,44 @@ impl<K: Key, V: Copy + Default> Table<K, V> {
     /// Adds `key`; whether it was absent.
     pub(crate) fn insert(&mut self, key: K) -> bool {
         !self.entry(key, V::default()).1
+    }
+}
+
+/// The slot of `key` in `slots` (the first `2^(64 - shift)` in use, those of `generation`
+/// filled), and whether it holds `key` (else it is the free slot where `key` goes).
+#[inline(always)]
+fn probe<K: Key, V>(slots: &[(K, V, u32)], shift: u32, generation: u32, key: K) -> (usize, bool) {
+    let mask = (1usize << (64 - shift)) - 1;
+    let mut i = (key.spread() >> shift) as usize;
+    loop {
+        let slot = &slots[i];
+        if slot.2 != generation {
+            return (i, false);
+        }
+        if slot.0 == key {
+            return (i, true);
+        }
+        i = (i + 1) & mask;
+    }
+}
+
+/// A table's slots in use, borrowed from it (`Table::slots`).
+pub(crate) struct Slots<'t, K, V> {
+    slots: &'t mut [(K, V, u32)],
+    shift: u32,
+    generation: u32,
+}
+
+impl<K: Key, V: Copy> Slots<'_, K, V> {
+    /// `Table::entry` without the slot's index: whether the table held `key` already (else
+    /// it is inserted with `init`), and its value.
+    #[inline(always)]
+    pub(crate) fn entry(&mut self, key: K, init: V) -> (bool, &mut V) {
+        let (i, found) = probe(self.slots, self.shift, self.generation, key);
+        let slot = &mut self.slots[i];
+        if !found {
+            *slot = (key, init, self.generation);
+        }
+        (found, &mut slot.1)
     }
 }

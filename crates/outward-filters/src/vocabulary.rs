@@ -12,7 +12,7 @@ use std::cell::RefCell;
 use outward_base::fxhash::{FxHashMap, hash_bytes};
 
 use crate::doc::short_key_in;
-use crate::table::Table;
+use crate::table::{Slots, Table};
 
 /// A document's words numbered: equal words, equal ids.
 pub(crate) struct Vocabulary<'a> {
@@ -38,34 +38,30 @@ pub(crate) fn number<'a>(text: &str, words: &[&'a str]) -> Vocabulary<'a> {
     let text = text.as_bytes();
     WORDS.with_borrow_mut(|table| {
         table.reset(words.len());
-        // A word whose hash another word holds (never seen in practice) gets its id here.
+        // A long word whose hash another word holds (never seen in practice) gets its id here.
         let mut clashes: FxHashMap<&str, u32> = FxHashMap::default();
         let mut distinct: Vec<&'a str> = Vec::with_capacity(words.len());
-        let mut counts: Vec<u32> = Vec::with_capacity(words.len());
-        let ids = words.iter().map(|&w| {
-            let short = short_key_in(text, w.as_bytes());
-            let key = short.unwrap_or_else(|| hash_bytes(w.as_bytes()) >> 8);
-            let (_, found, held) = table.entry(key, u32::MAX);
-            if found && (short.is_some() || distinct[*held as usize] == w) {
-                counts[*held as usize] += 1;
-                *held
-            } else if let Some(&id) = clashes.get(w) {
-                counts[id as usize] += 1;
-                id
-            } else {
-                distinct.push(w);
-                counts.push(1);
-                let id = distinct.len() as u32 - 1;
-                if found {
-                    clashes.insert(w, id);
-                } else {
-                    *held = id;
-                }
-                id
-            }
-        });
-        // Collected from a mapping of the words: no capacity check per id.
-        let ids: Vec<u32> = ids.collect();
+        // Written by index, sized for every word to be new; cut to the distinct ones after.
+        let mut counts = vec![0u32; words.len()];
+        let mut ids = vec![0u32; words.len()];
+        let mut slots = table.slots();
+        for (id_of_word, &w) in ids.iter_mut().zip(words) {
+            let id = match short_key_in(text, w.as_bytes()) {
+                // A short word is its key: found, it is the word that took it.
+                Some(key) => match slots.entry(key, u32::MAX) {
+                    (true, held) => *held,
+                    (false, held) => {
+                        *held = distinct.len() as u32;
+                        distinct.push(w);
+                        *held
+                    }
+                },
+                None => long_word_id(w, &mut slots, &mut distinct, &mut clashes),
+            };
+            counts[id as usize] += 1;
+            *id_of_word = id;
+        }
+        counts.truncate(distinct.len());
         if table.slots.len() > KEPT_SLOTS {
             *table = Table::default();
         }
@@ -75,6 +71,33 @@ pub(crate) fn number<'a>(text: &str, words: &[&'a str]) -> Vocabulary<'a> {
             counts,
         }
     })
+}
+
+/// The id of a word longer than a short key holds: keyed by a hash of its bytes, checked
+/// against the word that took the key first (a word whose hash another holds gets its id in
+/// `clashes`). Apart from the loop over the words, which keeps its registers for short ones.
+#[inline(never)]
+fn long_word_id<'a>(
+    w: &'a str,
+    slots: &mut Slots<'_, u64, u32>,
+    distinct: &mut Vec<&'a str>,
+    clashes: &mut FxHashMap<&'a str, u32>,
+) -> u32 {
+    let (found, held) = slots.entry(hash_bytes(w.as_bytes()) >> 8, u32::MAX);
+    if found && distinct[*held as usize] == w {
+        return *held;
+    }
+    if found && let Some(&id) = clashes.get(w) {
+        return id;
+    }
+    let id = distinct.len() as u32;
+    distinct.push(w);
+    if found {
+        clashes.insert(w, id);
+    } else {
+        *held = id;
+    }
+    id
 }
 
 #[cfg(test)]
