@@ -256,23 +256,35 @@ fn ended_within(child: &mut Child, after: Duration) -> bool {
     }
 }
 
-/// SIGTERMs `child` after `after` unless it ended before, and waits for it; true when the
-/// signal found it running and it stopped cleanly: exit 143, the stop said, nothing
-/// half-written (no temporary file, no lock) in `out`.
-fn terminate_after(child: Child, after: Duration, out: &Path, when: &str) -> bool {
+/// How a run that was to get a SIGTERM ended ([`terminate_after`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Termed {
+    /// It ended by itself before the signal came.
+    Ended,
+    /// The signal found it running and it stopped cleanly: exit 143, the stop said, nothing
+    /// half-written (no temporary file, no lock) in the output.
+    Stopped,
+    /// The signal came before it set its handler (its first milliseconds): the default
+    /// action killed it as SIGKILL would, before it cleared what an earlier kill left (a
+    /// stale lock, a shard not written), so the directory is a killed run's.
+    Killed,
+}
+
+/// SIGTERMs `child` after `after` unless it ended before, and waits for it.
+fn terminate_after(child: Child, after: Duration, out: &Path, when: &str) -> Termed {
     let Some(child) = running_after(child, after, when) else {
-        return false;
+        return Termed::Ended;
     };
     let _ = std::process::Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status();
     let (code, printed) = finish(child);
-    // It ended before the signal came (cleanly, or on the object replaced mid-read), or the
-    // signal came before it set its handler (its first milliseconds): the default action, a
-    // kill like the others.
-    let ended_first = !printed.contains("stopped by SIGTERM") && ended_well(code, &printed, true);
-    if ended_first || code.is_none() {
-        return false;
+    if code.is_none() {
+        return Termed::Killed;
+    }
+    // It ended before the signal came (cleanly, or on the object replaced mid-read).
+    if !printed.contains("stopped by SIGTERM") && ended_well(code, &printed, true) {
+        return Termed::Ended;
     }
     assert_eq!(code, Some(143), "{when}: SIGTERM: {printed}");
     assert!(
@@ -284,7 +296,7 @@ fn terminate_after(child: Child, after: Duration, out: &Path, when: &str) -> boo
         .filter(|f| f.contains(".tmp-") || (f.ends_with(".lock") && f != ".manifest.lock"))
         .collect();
     assert!(left.is_empty(), "{when}: SIGTERM left {left:?}");
-    true
+    Termed::Stopped
 }
 
 /// `child` if it still runs after `after`; else `None`, once it is checked to have ended
@@ -638,9 +650,10 @@ fn soak(plan: &Plan) -> Tally {
             let after = rng.upto(run_time * 6 / 5);
             let replaced = server.replaced();
             let killed = if tally.terms < plan.terms && rng.below(4) == 0 {
-                let stopped = terminate_after(spawn(&args), after, &out, &when);
-                tally.terms += usize::from(stopped);
-                stopped
+                let ended = terminate_after(spawn(&args), after, &out, &when);
+                tally.terms += usize::from(ended == Termed::Stopped);
+                tally.kills += usize::from(ended == Termed::Killed);
+                ended != Termed::Ended
             } else {
                 let killed = kill_after(spawn(&args), after, &when);
                 tally.kills += usize::from(killed);
@@ -979,7 +992,7 @@ fn update_soak(
                 assert_eq!(code, Some(0), "{when}: the second of two runs: {err}");
                 killed
             }
-            1 => terminate_after(spawn(&args), after, &out, &when),
+            1 => terminate_after(spawn(&args), after, &out, &when) != Termed::Ended,
             _ => kill_after(spawn(&args), after, &when),
         };
         tally.update_kills += usize::from(faulted);
@@ -1025,6 +1038,33 @@ fn update_soak(
 /// Whether the soak met every kind of remote fault.
 fn every_remote_fault(counts: &FaultCounts) -> bool {
     counts.unavailable > 0 && counts.dropped > 0 && counts.stalled > 0 && counts.replaced > 0
+}
+
+/// A process that SIGTERM kills before it sets a handler (the default action) counts as
+/// killed, not as a run that ended by itself: seed 1592590402 took such a run's directory
+/// (an earlier kill's stale lock and a shard not yet written) for a finished run's and failed
+/// the convergence check. One that ends before the signal has ended.
+#[test]
+fn a_sigterm_before_the_handler_is_a_kill() {
+    let out = tempfile::tempdir().unwrap();
+    let process = |program: &str, args: &[&str]| {
+        std::process::Command::new(program)
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let no_handler = process("sleep", &["30"]);
+    assert_eq!(
+        terminate_after(no_handler, Duration::ZERO, out.path(), "sleep"),
+        Termed::Killed
+    );
+    let quick = process("true", &[]);
+    assert_eq!(
+        terminate_after(quick, Duration::from_secs(20), out.path(), "true"),
+        Termed::Ended
+    );
 }
 
 /// `make check`'s soak: ≥ 20 kills, collisions and disk-full events, in seconds.
