@@ -771,10 +771,10 @@ fn mark_splits(mark: char, side: Side) -> ShapeRow {
 /// Prefixes, the rest and suffixes of one chunk; `specials` off is spaCy's
 /// `_tokenize_affixes(string, False)`, how it turns an exception into the phrase it looks for.
 fn split_chunk<'a>(s: &'a str, specials: bool, out: &mut Vec<&'a str>) {
-    let mut prefixes: Vec<&'a str> = Vec::new();
-    let mut suffixes: Vec<&'a str> = Vec::new();
-    let rest = split_affixes(s, specials, &mut prefixes, &mut suffixes);
-    out.extend_from_slice(&prefixes);
+    // The prefixes go straight to `out` (nothing comes before them); the suffixes, found
+    // last first, wait in a list that allocates nothing for the few a chunk has.
+    let mut suffixes: smallvec::SmallVec<[&'a str; 4]> = smallvec::SmallVec::new();
+    let rest = split_affixes(s, specials, out, &mut suffixes);
     if !rest.is_empty() {
         match special(rest).filter(|_| specials) {
             Some(tokens) => push_special(rest, tokens, out),
@@ -869,7 +869,7 @@ fn split_affixes<'a>(
     mut s: &'a str,
     specials: bool,
     prefixes: &mut Vec<&'a str>,
-    suffixes: &mut Vec<&'a str>,
+    suffixes: &mut smallvec::SmallVec<[&'a str; 4]>,
 ) -> &'a str {
     let mut last = usize::MAX;
     while !s.is_empty() && s.len() != last {
