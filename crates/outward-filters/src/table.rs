@@ -65,12 +65,7 @@ impl<K: Key, V: Copy + Default> Table<K, V> {
     /// The slot of `key` (inserted with `init` when absent), whether it held `key` already,
     /// and its value.
     pub(crate) fn entry(&mut self, key: K, init: V) -> (usize, bool, &mut V) {
-        let (i, found) = self.probe(key);
-        let slot = &mut self.slots[i];
-        if !found {
-            *slot = (key, init, self.generation);
-        }
-        (i, found, &mut slot.1)
+        entry(&mut self.slots, self.shift, self.generation, key, init)
     }
 
     /// The value of `key`, if the table holds it.
@@ -119,11 +114,24 @@ impl<K: Key, V: Copy> Slots<'_, K, V> {
     /// it is inserted with `init`), and its value.
     #[inline(always)]
     pub(crate) fn entry(&mut self, key: K, init: V) -> (bool, &mut V) {
-        let (i, found) = probe(self.slots, self.shift, self.generation, key);
-        let slot = &mut self.slots[i];
-        if !found {
-            *slot = (key, init, self.generation);
-        }
-        (found, &mut slot.1)
+        let (_, found, value) = entry(self.slots, self.shift, self.generation, key, init);
+        (found, value)
     }
+}
+
+/// [`Table::entry`] in `slots` (as [`probe`] reads them).
+#[inline]
+fn entry<K: Key, V>(
+    slots: &mut [(K, V, u32)],
+    shift: u32,
+    generation: u32,
+    key: K,
+    init: V,
+) -> (usize, bool, &mut V) {
+    let (i, found) = probe(slots, shift, generation, key);
+    let slot = &mut slots[i];
+    if !found {
+        *slot = (key, init, generation);
+    }
+    (i, found, &mut slot.1)
 }
