@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use std::sync::OnceLock;
 
-use memchr::memmem::Finder;
+use aho_corasick::{AhoCorasick, MatchKind};
 
 use crate::doc::Doc;
 use crate::words::{python, sentences};
@@ -127,26 +127,29 @@ struct Mentions {
     policy: bool,
 }
 
+/// C4's patterns in the order `Mentions::of` reads their matches: lorem ipsum, javascript,
+/// then the policy patterns.
+const LOREM_IPSUM: usize = 0;
+const JAVASCRIPT: usize = 1;
+
 impl Mentions {
-    /// The patterns of `line.lower()` (`lower` is scratch space).
+    /// The patterns of `line.lower()`.
     ///
     /// The patterns are ASCII, and only two characters lower-case to ASCII letters (the
-    /// Kelvin sign to k, dotted capital I to i and a combining dot): without them, lowering
-    /// the ASCII letters alone finds what Python's `lower()` finds.
+    /// Kelvin sign to k, dotted capital I to i and a combining dot): without them, a search
+    /// that folds the ASCII letters' case finds what Python's `lower()` finds. One search
+    /// finds all of them (overlapping: "javascripterms of use" holds two).
     fn of(line: &str, ascii: bool, lower: &mut String) -> Mentions {
-        /// Searchers built once (building one is dearer than searching most lines): "cookie",
-        /// "policy" and "terms of use" stand for the policy patterns, which are looked for
-        /// only in a line that has one of them.
-        static FINDERS: OnceLock<[Finder<'static>; 5]> = OnceLock::new();
-        let [lorem, javascript, cookie, policy, terms_of_use] = FINDERS.get_or_init(|| {
-            [
-                "lorem ipsum",
-                "javascript",
-                "cookie",
-                "policy",
-                "terms of use",
-            ]
-            .map(Finder::new)
+        /// Built once (building it is dearer than searching most lines).
+        static PATTERNS: OnceLock<[AhoCorasick; 2]> = OnceLock::new();
+        let [any, each] = PATTERNS.get_or_init(|| {
+            let patterns = || ["lorem ipsum", "javascript"].into_iter().chain(POLICY);
+            [MatchKind::LeftmostFirst, MatchKind::Standard].map(|kind| {
+                AhoCorasick::builder()
+                    .match_kind(kind)
+                    .build(patterns())
+                    .expect("C4's patterns build")
+            })
         });
         lower.clear();
         if !ascii && lowers_to_ascii(line) {
@@ -155,18 +158,20 @@ impl Mentions {
             lower.push_str(line);
             lower.make_ascii_lowercase();
         }
-        let bytes = lower.as_bytes();
-        let has = |p: &str| memchr::memmem::find(bytes, p.as_bytes()).is_some();
-        Mentions {
-            lorem_ipsum: lorem.find(bytes).is_some(),
-            javascript: javascript.find(bytes).is_some(),
-            // Each policy pattern holds "cookie", or "terms of use" (with "use"), or
-            // "privacy policy" (with "policy").
-            policy: (cookie.find(bytes).is_some()
-                || policy.find(bytes).is_some()
-                || terms_of_use.find(bytes).is_some())
-                && POLICY.iter().any(|p| has(p)),
+        let line = lower.as_str();
+        let mut mentions = Mentions::default();
+        // Most lines mention none: one search says so. A line that mentions one is searched
+        // for each, all matches overlapping.
+        if any.is_match(line) {
+            for found in each.find_overlapping_iter(line) {
+                match found.pattern().as_usize() {
+                    LOREM_IPSUM => mentions.lorem_ipsum = true,
+                    JAVASCRIPT => mentions.javascript = true,
+                    _ => mentions.policy = true,
+                }
+            }
         }
+        mentions
     }
 }
 
@@ -380,6 +385,8 @@ mod tests {
             "the pr\u{130}vacy policy",
             "PRIVACY POLICY of caf\u{e9}s",
             "javascrip t and lorem-ipsum",
+            "javascripterms of use",
+            "lorem ipsumjavascript",
             "nothing to see",
         ] {
             let lower = python::lower(line);

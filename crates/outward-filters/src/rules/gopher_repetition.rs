@@ -275,7 +275,7 @@ impl<'d> NGrams<'d> {
         let pair = |i: usize| (self.ids[i] as u64) << 32 | self.ids[i + 1] as u64;
         // A 2-gram repeats only if both its words do: only those positions are kept, and go
         // into the bit set; then only those the bit set lets through.
-        twice.reset(len - 1);
+        twice.reset(len - 1, 16);
         let candidates = &mut tables.candidates;
         candidates.clear();
         let mut word_repeats = self.counts[self.ids[0] as usize] > 1;
@@ -398,7 +398,9 @@ impl<'d> NGrams<'d> {
         // Each word start's window as the bit the set keeps it by: hashed once, then added,
         // then tested.
         let twice = &mut tables.twice;
-        twice.reset(total);
+        // 32 bits a window: 16 let through 83,700 of dragnet's 944,000 windows, 45,100 of them
+        // repeated, and each let through is walked by up to six passes.
+        twice.reset(total, 32);
         let windows = &mut tables.windows;
         windows.clear();
         windows.extend(
@@ -469,8 +471,8 @@ fn keep_where(list: &mut Vec<u32>, mut keep: impl FnMut(u32) -> bool) {
 }
 
 /// Which keys were added at least twice, and some that were added once (a key shares its bit
-/// with others): two bit sets of 16 bits per key, small enough to stay in cache, where a hash
-/// table of the keys was not. A pass that counts exactly needs to visit only the keys let
+/// with others): two bit sets of 16 or 32 bits per key, small enough to stay in cache, where a
+/// hash table of the keys was not. A pass that counts exactly needs to visit only the keys let
 /// through.
 #[derive(Default)]
 struct SeenTwice {
@@ -480,9 +482,9 @@ struct SeenTwice {
 }
 
 impl SeenTwice {
-    /// Empties the sets, sized for `n` keys.
-    fn reset(&mut self, n: usize) {
-        let bits = (n * 16).next_power_of_two().max(64);
+    /// Empties the sets, sized for `n` keys of `bits_per_key` bits each.
+    fn reset(&mut self, n: usize, bits_per_key: usize) {
+        let bits = (n * bits_per_key).next_power_of_two().max(64);
         self.words.clear();
         self.words.resize(bits / 64, [0; 2]);
         self.shift = 64 - bits.trailing_zeros();

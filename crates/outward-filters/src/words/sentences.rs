@@ -53,6 +53,11 @@ pub fn count_tokens(tokens: &[&str]) -> usize {
     let mut sentences = 1;
     let mut seen_end = false;
     for &token in tokens {
+        // Most tokens: a word of two bytes or more that starts with an ASCII byte, which ends
+        // no sentence, and starts none where none has ended.
+        if !seen_end && token.len() >= 2 && token.as_bytes()[0].is_ascii() {
+            continue;
+        }
         let ends = is_sentence_end(token);
         if seen_end && !ends && !is_punct(token) {
             sentences += 1;
