@@ -2,7 +2,9 @@
 //! (spaCy's English words, as DataTrove's `split_into_words`) split once, numbered once when a
 //! filter first asks (`vocabulary.rs`), its lines (Python's `splitlines`), and the pieces
 //! between its runs of line feeds with which of them repeat (`Repeats`); all shared. A text
-//! C4 rewrites to its kept lines takes their tokens from the page's split (`rejoined_tokens`).
+//! C4 rewrites to its kept lines takes their words from the page's split (`rejoined_words`).
+//! spaCy's white-space tokens are not kept: they are the white space between two words other
+//! than one `' '` (`words::sentences` reads them so).
 
 use std::ops::Range;
 
@@ -14,9 +16,8 @@ pub struct Doc<'a> {
     pub text: &'a str,
     /// Python's `len(text)`.
     pub chars: usize,
-    /// spaCy's tokens of `text`, white space included (slices of `text`, in order).
-    pub tokens: Vec<&'a str>,
-    /// DataTrove's `split_into_words(text)`: the tokens that are not white space.
+    /// DataTrove's `split_into_words(text)`: spaCy's tokens that are not white space
+    /// (slices of `text`, in order).
     pub words: Vec<&'a str>,
     /// Python's `text.splitlines()`, split when a filter first asks.
     lines: std::cell::OnceCell<Vec<&'a str>>,
@@ -28,60 +29,48 @@ pub struct Doc<'a> {
 
 impl<'a> Doc<'a> {
     pub fn new(text: &'a str) -> Doc<'a> {
-        let mut tokens = Vec::with_capacity(text.len() / 4 + 1);
         let mut words = Vec::with_capacity(text.len() / 4 + 1);
-        spacy::tokens_and_words(text, &mut tokens, &mut words);
-        Doc::of_parts(text, tokens, words)
+        spacy::words_into(text, &mut words);
+        Doc::of_parts(text, words)
     }
 
-    /// Where the tokens of the text C4 leaves are in it, when that text is the lines `kept`
+    /// Where the words of the text C4 leaves are in it, when that text is the lines `kept`
     /// of this one (byte ranges of stripped, not empty lines, in order) joined by line
-    /// feeds: these lines' tokens, with a `"\n"` between two lines, so that text is not split
-    /// again ([`Doc::with_tokens`]). A line's tokens are the same in both texts: spaCy splits
-    /// each chunk alone, a stripped line's first and last chunks are no white space, and a
-    /// line break is white space, so no chunk spans two lines, and the lone `"\n"` between
-    /// two lines is a token of its own (only a `' '` is absorbed).
-    pub(crate) fn rejoined_tokens(&self, kept: &[Range<usize>]) -> Vec<Range<usize>> {
-        let mut tokens = Vec::with_capacity(self.tokens.len());
+    /// feeds: these lines' words, so that text is not split again ([`Doc::with_words`]). A
+    /// line's words are the same in both texts: spaCy splits each chunk alone, a stripped
+    /// line's first and last chunks are no white space, and a line break is white space, so
+    /// no chunk spans two lines.
+    pub(crate) fn rejoined_words(&self, kept: &[Range<usize>]) -> Vec<Range<usize>> {
+        let mut words = Vec::with_capacity(self.words.len());
         let mut at = 0;
-        for (i, line) in kept.iter().enumerate() {
-            if i > 0 {
-                tokens.push(at..at + 1);
-                at += 1;
+        for line in kept {
+            for word in self.words_within(&self.text[line.clone()]) {
+                let start = at + self.offset(word) - line.start;
+                words.push(start..start + word.len());
             }
-            for token in self.tokens_within(&self.text[line.clone()]) {
-                let start = at + self.offset(token) - line.start;
-                tokens.push(start..start + token.len());
-            }
-            at += line.len();
+            // The line and the line feed after it.
+            at += line.len() + 1;
         }
-        tokens
+        words
     }
 
-    /// The document of `text` whose tokens are at `tokens` (from [`Doc::rejoined_tokens`]).
-    pub(crate) fn with_tokens(text: &'a str, tokens: &[Range<usize>]) -> Doc<'a> {
-        Doc::of_tokens(text, tokens.iter().map(|t| &text[t.clone()]).collect())
+    /// The document of `text` whose words are at `words` (from [`Doc::rejoined_words`]).
+    pub(crate) fn with_words(text: &'a str, words: &[Range<usize>]) -> Doc<'a> {
+        Doc::of_parts(text, words.iter().map(|w| &text[w.clone()]).collect())
     }
 
-    /// The document of `text`: with its tokens at `tokens` when they are known, else split.
-    pub(crate) fn split_unless_known(text: &'a str, tokens: Option<&[Range<usize>]>) -> Doc<'a> {
-        match tokens {
-            Some(tokens) => Doc::with_tokens(text, tokens),
+    /// The document of `text`: with its words at `words` when they are known, else split.
+    pub(crate) fn split_unless_known(text: &'a str, words: Option<&[Range<usize>]>) -> Doc<'a> {
+        match words {
+            Some(words) => Doc::with_words(text, words),
             None => Doc::new(text),
         }
     }
 
-    fn of_tokens(text: &'a str, tokens: Vec<&'a str>) -> Doc<'a> {
-        let mut words = Vec::with_capacity(tokens.len());
-        words.extend(tokens.iter().copied().filter(|t| !spacy::is_space_token(t)));
-        Doc::of_parts(text, tokens, words)
-    }
-
-    fn of_parts(text: &'a str, tokens: Vec<&'a str>, words: Vec<&'a str>) -> Doc<'a> {
+    fn of_parts(text: &'a str, words: Vec<&'a str>) -> Doc<'a> {
         Doc {
             text,
             chars: python::len(text),
-            tokens,
             words,
             lines: std::cell::OnceCell::new(),
             feed_lines: std::cell::OnceCell::new(),
@@ -113,14 +102,14 @@ impl<'a> Doc<'a> {
         part.as_ptr() as usize - self.text.as_ptr() as usize
     }
 
-    /// The tokens inside `part`, a slice of the text that starts and ends at a token
+    /// The words inside `part`, a slice of the text that starts and ends at a token
     /// boundary with white space (or the text's ends) around it: a stripped line.
-    pub fn tokens_within(&self, part: &str) -> &[&'a str] {
+    pub fn words_within(&self, part: &str) -> &[&'a str] {
         let start = self.offset(part);
         let end = start + part.len();
-        let first = self.tokens.partition_point(|t| self.offset(t) < start);
-        let last = self.tokens.partition_point(|t| self.offset(t) < end);
-        &self.tokens[first..last]
+        let first = self.words.partition_point(|w| self.offset(w) < start);
+        let last = self.words.partition_point(|w| self.offset(w) < end);
+        &self.words[first..last]
     }
 }
 

@@ -435,21 +435,21 @@ pub fn apply_measuring(
     signals: bool,
 ) -> (Verdict, Option<Signals>) {
     let mut rewritten: Option<String> = None;
-    // Where the tokens of the text C4 left are, when they are its kept lines' tokens.
-    let mut rewritten_tokens: Option<Vec<std::ops::Range<usize>>> = None;
+    // Where the words of the text C4 left are, when they are its kept lines' words.
+    let mut rewritten_words: Option<Vec<std::ops::Range<usize>>> = None;
     // C4 kept every line: the text stays, and so does its split.
     let mut kept_whole = false;
     let mut kept_signals = None;
     let mut next = 0;
     while next < filters.len() {
         // The text is split into words once; when C4 replaces it by its kept lines, their
-        // tokens are the text's (unless C4 cut citations out of them).
+        // words are the text's (unless C4 cut citations out of them).
         let replaced = {
             let current = rewritten.as_deref().unwrap_or(text);
             if current.is_empty() {
                 return (Verdict::Empty, None);
             }
-            let doc = Doc::split_unless_known(current, rewritten_tokens.take().as_deref());
+            let doc = Doc::split_unless_known(current, rewritten_words.take().as_deref());
             let mut known = Measured::default();
             let mut replaced = None;
             while next < filters.len() && replaced.is_none() {
@@ -464,8 +464,8 @@ pub fn apply_measuring(
                                 kept_whole = true;
                                 known.c4_quality = Some(s);
                             } else {
-                                rewritten_tokens =
-                                    s.kept_lines.as_deref().map(|k| doc.rejoined_tokens(k));
+                                rewritten_words =
+                                    s.kept_lines.as_deref().map(|k| doc.rejoined_words(k));
                                 replaced = Some(s.kept_text);
                             }
                         }
@@ -515,7 +515,7 @@ pub fn apply_measuring(
     let signals = signals.then(|| {
         kept_signals.unwrap_or_else(|| {
             let kept = rewritten.as_deref().unwrap_or(text);
-            let doc = Doc::split_unless_known(kept, rewritten_tokens.as_deref());
+            let doc = Doc::split_unless_known(kept, rewritten_words.as_deref());
             Signals::of(&doc, config, Measured::default())
         })
     });
@@ -593,11 +593,11 @@ mod tests {
         }
     }
 
-    /// The text C4 leaves is not split again: its kept lines' tokens, with a line feed
-    /// between two, are the tokens of splitting it (line breaks of every kind, white space
+    /// The text C4 leaves is not split again: its kept lines' words are the words of
+    /// splitting it (line breaks of every kind, white space
     /// of every kind at a line's ends and inside it, a dropped line between two kept ones).
     #[test]
-    fn the_kept_lines_tokens_are_the_kept_texts_tokens() {
+    fn the_kept_lines_words_are_the_kept_texts_words() {
         let text = format!(
             "{PROSE}\r\nA heading\n  Second  line,  spaced   out, is kept too!\u{2028}\
              \u{a0}Third\tline with a tab: ends (here).\u{a0}\x0b\n\n\
@@ -609,9 +609,8 @@ mod tests {
         let kept = c4.kept_lines.as_deref().expect("every kept line whole");
         assert_eq!(kept.len(), 11, "{:?}", c4.kept_text);
         assert!(c4.lines > kept.len());
-        let fast = Doc::with_tokens(&c4.kept_text, &doc.rejoined_tokens(kept));
+        let fast = Doc::with_words(&c4.kept_text, &doc.rejoined_words(kept));
         let slow = Doc::new(&c4.kept_text);
-        assert_eq!(fast.tokens, slow.tokens);
         assert_eq!(fast.words, slow.words);
         assert_eq!(fast.chars, slow.chars);
         // A line C4 cut a citation out of is no line of the text: the chain splits again.

@@ -66,8 +66,8 @@ pub struct Signals {
     pub kept_text: String,
     /// Where each kept line is in the text (byte ranges), when `kept_text` is those lines
     /// joined by line feeds: each kept whole (no citation cut out) and none empty. A later
-    /// filter then reads their tokens instead of splitting `kept_text` again
-    /// (`Doc::rejoined_tokens`).
+    /// filter then reads their words instead of splitting `kept_text` again
+    /// (`Doc::rejoined_words`).
     pub kept_lines: Option<Vec<std::ops::Range<usize>>>,
 }
 
@@ -286,9 +286,9 @@ pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
             continue;
         }
         if t.min_num_sentences != -1 {
-            // The document's own tokens of the line, unless citations were cut out of it.
+            // The document's own words of the line, unless citations were cut out of it.
             signals.sentences += if *line == *stripped {
-                sentences::count_tokens(doc.tokens_within(stripped))
+                sentences::count_words(stripped, doc.words_within(stripped))
             } else {
                 sentences::count(&line)
             };

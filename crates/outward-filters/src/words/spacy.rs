@@ -54,38 +54,31 @@ pub(crate) enum Affix {
     DotAfterTwoUpper,
 }
 
-/// All tokens of `text`, white-space tokens included (the sentencizer sees them).
+/// All tokens of `text`, white-space tokens included.
 pub fn tokens<'a>(text: &'a str, out: &mut Vec<&'a str>) {
-    split::<false>(text, out, &mut Vec::new());
+    split::<false>(text, out);
 }
 
-/// All tokens of `text` into `tokens`, as [`tokens`] gives them, and the words among them
-/// (the tokens that are not white space, as [`words`] gives them) into `words`.
-pub fn tokens_and_words<'a>(text: &'a str, tokens: &mut Vec<&'a str>, words: &mut Vec<&'a str>) {
-    split::<true>(text, tokens, words);
+/// DataTrove's `split_into_words` for English into `words`: the tokens that are not white
+/// space (as [`tokens`] gives them).
+pub fn words_into<'a>(text: &'a str, words: &mut Vec<&'a str>) {
+    split::<true>(text, words);
 }
 
-/// The tokens of `text` into `out`, and with `WORDS` those of its chunks that are not white
-/// space into `words`: a chunk is all white space or none, and so are its tokens.
-fn split<'a, const WORDS: bool>(text: &'a str, out: &mut Vec<&'a str>, words: &mut Vec<&'a str>) {
+/// The tokens of `text` into `out`; with `WORDS`, only those of its chunks that are not white
+/// space (a chunk is all white space or none, and so are its tokens).
+fn split<'a, const WORDS: bool>(text: &'a str, out: &mut Vec<&'a str>) {
     out.clear();
-    words.clear();
-    // A chunk's tokens, and with WORDS, when it is not white space, its words.
-    let add = |s: &'a str, kind: Chunk, out: &mut Vec<&'a str>, words: &mut Vec<&'a str>| {
-        let first = out.len();
-        match kind {
-            Chunk::Letters => letters(s, out),
-            // No exception splits white space, and no prefix, suffix or infix is any
-            // (`white_space_is_one_token`).
-            Chunk::Space => out.push(s),
-            Chunk::Other => chunk(s, out),
-        }
-        if WORDS && kind != Chunk::Space {
-            // Most chunks are one token: pushed, not copied as a slice.
-            for &token in &out[first..] {
-                words.push(token);
+    let add = |s: &'a str, kind: Chunk, out: &mut Vec<&'a str>| match kind {
+        Chunk::Letters => letters(s, out),
+        // No exception splits white space, and no prefix, suffix or infix is any
+        // (`white_space_is_one_token`).
+        Chunk::Space => {
+            if !WORDS {
+                out.push(s);
             }
         }
+        Chunk::Other => chunk(s, out),
     };
     let mut start = 0;
     let mut in_space = match text.chars().next() {
@@ -122,13 +115,10 @@ fn split<'a, const WORDS: bool>(text: &'a str, out: &mut Vec<&'a str>, words: &m
                 let (len, ends_in_space) = if python::is_ascii_space(after) {
                     let word = &text[i..i + letters];
                     if maybe_letters_special(first_eight, letters) {
-                        add(word, Chunk::Letters, out, words);
+                        add(word, Chunk::Letters, out);
                     } else {
-                        // No exception: the chunk is its one token and word.
+                        // No exception: the chunk is its one token.
                         out.push(word);
-                        if WORDS {
-                            words.push(word);
-                        }
                     }
                     (letters, after == b' ')
                 } else {
@@ -141,11 +131,8 @@ fn split<'a, const WORDS: bool>(text: &'a str, out: &mut Vec<&'a str>, words: &m
                     }
                     // Letters and one mark ("crew,"): split by the marks' table.
                     let chunk = &text[i..i + letters + 1];
-                    let Some(tokens) = letters_then_mark(chunk, letters, first_eight, out) else {
+                    if !letters_then_mark(chunk, letters, first_eight, out) {
                         break;
-                    };
-                    if WORDS {
-                        words.extend_from_slice(&out[out.len() - tokens..]);
                     }
                     (letters + 1, space == b' ')
                 };
@@ -176,7 +163,7 @@ fn split<'a, const WORDS: bool>(text: &'a str, out: &mut Vec<&'a str>, words: &m
         };
         if space != in_space {
             if start < i {
-                add(&text[start..i], Chunk::of(in_space), out, words);
+                add(&text[start..i], Chunk::of(in_space), out);
             }
             // One space between two words (the common case): it is absorbed, and the next
             // chunk starts after it at once.
@@ -191,7 +178,7 @@ fn split<'a, const WORDS: bool>(text: &'a str, out: &mut Vec<&'a str>, words: &m
         i += width;
     }
     if start < text.len() {
-        add(&text[start..], Chunk::of(in_space), out, words);
+        add(&text[start..], Chunk::of(in_space), out);
     }
 }
 
@@ -255,11 +242,7 @@ fn leading_ascii_letters(x: u64) -> usize {
 /// DataTrove's `split_into_words` for English: the tokens that are not white space.
 pub fn words(text: &str) -> Vec<&str> {
     let mut words = Vec::with_capacity(text.len() / 5 + 1);
-    tokens_and_words(
-        text,
-        &mut Vec::with_capacity(text.len() / 4 + 1),
-        &mut words,
-    );
+    words_into(text, &mut words);
     words
 }
 
@@ -674,31 +657,32 @@ fn ascii_mark_rows() -> &'static [[ShapeRow; 128]; 2] {
 /// The tokens of the chunk `s`, ASCII letters (`letters` of them, the first eight bytes
 /// `first_eight`) then one ASCII mark ("crew,", "evening.", the common chunk after letters
 /// alone), pushed to `out` when `mark_and_letters`' table knows them and neither the chunk nor
-/// its letters is an exception: how many; else `None`, nothing pushed, and the chunk is left
-/// to [`chunk`] (which gives the same tokens where this gives any).
+/// its letters is an exception: whether they were; if not, nothing is pushed, and the chunk is
+/// left to [`chunk`] (which gives the same tokens where this gives any).
 #[inline]
 fn letters_then_mark<'a>(
     s: &'a str,
     letters: usize,
     first_eight: u64,
     out: &mut Vec<&'a str>,
-) -> Option<usize> {
+) -> bool {
     let bytes = s.as_bytes();
     let mark = bytes[letters];
     let then = letters.checked_sub(2).map(|i| bytes[i]);
-    let split =
-        ascii_mark_rows()[Side::After as usize][mark as usize][shape_of(bytes[letters - 1], then)]?;
+    let row = ascii_mark_rows()[Side::After as usize][mark as usize];
+    let Some(split) = row[shape_of(bytes[letters - 1], then)] else {
+        return false;
+    };
     if special(s).is_some()
         || (maybe_letters_special(first_eight, letters) && special(&s[..letters]).is_some())
     {
-        return None;
+        return false;
     }
-    let first = out.len();
     match split {
         true => out.extend([&s[..letters], &s[letters..]]),
         false => out.push(s),
     }
-    Some(out.len() - first)
+    true
 }
 
 /// `mark_and_letters`' table row for `mark` on `side`: the rules run on a chunk of each
@@ -1803,7 +1787,8 @@ mod tests {
                 }
             }
             let (mut tokens, mut words) = (Vec::new(), Vec::new());
-            tokens_and_words(&text, &mut tokens, &mut words);
+            super::tokens(&text, &mut tokens);
+            words_into(&text, &mut words);
             assert_eq!(tokens, tokens_by_characters(&text), "{text:?}");
             let not_space: Vec<&str> = tokens
                 .iter()
@@ -1837,7 +1822,7 @@ mod tests {
             // And the chunk followed by one space splits as the exception says.
             let text = format!("{exception} next");
             let mut got = Vec::new();
-            tokens_and_words(&text, &mut Vec::new(), &mut got);
+            words_into(&text, &mut got);
             let mut want: Vec<&str> = tokens.to_vec();
             want.push("next");
             assert_eq!(got, want, "{exception}");
