@@ -133,12 +133,13 @@ const LOREM_IPSUM: usize = 0;
 const JAVASCRIPT: usize = 1;
 
 impl Mentions {
-    /// The patterns of `line.lower()`.
+    /// The patterns of `line.lower()` (`lower` is scratch space).
     ///
     /// The patterns are ASCII, and only two characters lower-case to ASCII letters (the
-    /// Kelvin sign to k, dotted capital I to i and a combining dot): without them, a search
-    /// that folds the ASCII letters' case finds what Python's `lower()` finds. One search
-    /// finds all of them (overlapping: "javascripterms of use" holds two).
+    /// Kelvin sign to k, dotted capital I to i and a combining dot): without them, lowering
+    /// the ASCII letters alone finds what Python's `lower()` finds. One search of the lowered
+    /// line says whether it holds any; only then are all matches read, overlapping
+    /// ("javascripterms of use" holds two).
     fn of(line: &str, ascii: bool, lower: &mut String) -> Mentions {
         /// Built once (building it is dearer than searching most lines).
         static PATTERNS: OnceLock<[AhoCorasick; 2]> = OnceLock::new();

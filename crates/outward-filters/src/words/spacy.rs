@@ -246,14 +246,6 @@ pub fn words(text: &str) -> Vec<&str> {
     words
 }
 
-/// A white-space token (tokens are all white space or none of it).
-pub fn is_space_token(token: &str) -> bool {
-    match token.as_bytes().first() {
-        Some(&b) if b.is_ascii() => python::is_ascii_space(b),
-        _ => token.chars().next().is_some_and(python::is_space),
-    }
-}
-
 /// Bits in [`SPECIAL_SHAPES`]: 65,536 (8 KB), of which the 1,347 exceptions set about 2 %.
 const SHAPE_BITS: u32 = 16;
 
@@ -1311,6 +1303,14 @@ fn attach_infixes<'a>(s: &'a str, out: &mut Vec<&'a str>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A white-space token (tokens are all white space or none of it).
+    fn is_space_token(token: &str) -> bool {
+        match token.as_bytes().first() {
+            Some(&b) if b.is_ascii() => python::is_ascii_space(b),
+            _ => token.chars().next().is_some_and(python::is_space),
+        }
+    }
 
     fn toks(s: &str) -> Vec<&str> {
         words(s)
