@@ -29,9 +29,7 @@ pub struct Doc<'a> {
 
 impl<'a> Doc<'a> {
     pub fn new(text: &'a str) -> Doc<'a> {
-        let mut words = Vec::with_capacity(text.len() / 4 + 1);
-        spacy::words_into(text, &mut words);
-        Doc::of_parts(text, words)
+        Doc::of_parts(text, spacy::words(text))
     }
 
     /// Where the words of the text C4 leaves are in it, when that text is the lines `kept`

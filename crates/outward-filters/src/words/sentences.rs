@@ -44,30 +44,22 @@ pub fn count(text: &str) -> usize {
 
 /// [`count`] of `text` split into `words` (its words, slices of one text that holds it).
 ///
-/// spaCy's white-space tokens are not in `words`, so they are read from the gaps: white space
-/// before the first word is a token, and so is the white space after a word, unless it is one
-/// `' '` (which the tokenizer absorbs); a token of white space is neither a sentence end nor
-/// punctuation.
+/// spaCy's white-space tokens are not in `words`, so they are read from the gaps: the white
+/// space after a word is a token unless it is one `' '` (which the tokenizer absorbs); a token
+/// of white space is neither a sentence end nor punctuation. (White space before the first
+/// word is a token too, but no sentence has ended there.)
 pub fn count_words(text: &str, words: &[&str]) -> usize {
     let base = text.as_ptr() as usize;
     let gap_is_token = |from: usize, to: usize| to > from && &text.as_bytes()[from..to] != b" ";
     let mut sentences = Sentencizer::default();
-    // Where the white space before the next word starts: before the first, a token whatever
-    // it is.
+    // Where the white space after the last word read starts. Only white space after a
+    // sentence end can start a sentence, so white space before the first word never does.
     let mut after = 0;
-    let mut leading = true;
     for &word in words {
         let start = word.as_ptr() as usize - base;
-        if sentences.seen_end
-            && (if leading {
-                start > 0
-            } else {
-                gap_is_token(after, start)
-            })
-        {
+        if sentences.seen_end && gap_is_token(after, start) {
             sentences.white_space();
         }
-        leading = false;
         after = start + word.len();
         // Most words: two bytes or more, the first ASCII, which end no sentence, and start
         // none where none has ended.
@@ -77,7 +69,7 @@ pub fn count_words(text: &str, words: &[&str]) -> usize {
         sentences.token(word);
     }
     // The white space after the last word (a token unless it is one ' ').
-    if sentences.seen_end && !leading && gap_is_token(after, text.len()) {
+    if sentences.seen_end && gap_is_token(after, text.len()) {
         sentences.white_space();
     }
     sentences.count
@@ -163,22 +155,14 @@ mod tests {
         for _ in 0..20_000 {
             let text: String = (0..next(12)).map(|_| pieces[next(pieces.len())]).collect();
             assert_eq!(count(&text), count_over_tokens(&text), "{text:?}");
-            let words = spacy::words(&text);
+            let doc = crate::Doc::new(&text);
             for line in text.split('\n').map(crate::words::python::strip) {
                 if line.is_empty() {
                     continue;
                 }
-                let start = line.as_ptr() as usize - text.as_ptr() as usize;
-                let within: Vec<&str> = words
-                    .iter()
-                    .copied()
-                    .filter(|w| {
-                        let at = w.as_ptr() as usize - text.as_ptr() as usize;
-                        at >= start && at < start + line.len()
-                    })
-                    .collect();
+                let within = doc.words_within(line);
                 assert_eq!(
-                    count_words(line, &within),
+                    count_words(line, within),
                     count_over_tokens(line),
                     "{line:?}"
                 );
