@@ -337,36 +337,30 @@ impl Signals {
     pub fn write_json(&self, out: &mut Vec<u8>) {
         let values = self.values();
         let pieces = json_pieces();
-        let mut group: Option<&str> = None;
-        let mut first_in_group = true;
-        out.push(b'{');
-        for &i in fields_by_name() {
-            let field = &Self::FIELDS[i];
-            if group != Some(field.group) {
-                if group.is_some() {
-                    out.extend_from_slice(b"},");
-                }
-                out.extend_from_slice(pieces.groups[i].as_bytes());
-                group = Some(field.group);
-                first_in_group = true;
-            }
+        // A group opened by a field left out: its next field written is its first.
+        let mut opened_empty = false;
+        for (piece, &i) in pieces.iter().zip(fields_by_name()) {
             let value = values[i];
             if value == SignalValue::Rule(None) {
-                // A rule that does not apply is left out.
+                // A rule that does not apply is left out (its group is still written).
+                if piece.opens_group {
+                    piece.group.write(out);
+                    opened_empty = true;
+                }
                 continue;
             }
-            if !first_in_group {
-                out.push(b',');
-            }
-            first_in_group = false;
-            out.extend_from_slice(pieces.keys[i].as_bytes());
+            let lead = match (piece.opens_group, opened_empty) {
+                (true, _) => &piece.group_and_key,
+                (false, true) => &piece.key,
+                (false, false) => &piece.next_key,
+            };
+            opened_empty = false;
+            lead.write(out);
             match value {
                 SignalValue::Count(n) => {
                     out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes())
                 }
-                SignalValue::Ratio(x) if x.is_finite() => {
-                    out.extend_from_slice(zmij::Buffer::new().format_finite(x).as_bytes())
-                }
+                SignalValue::Ratio(x) if x.is_finite() => write_ratio(x, out),
                 SignalValue::Ratio(_) => out.extend_from_slice(b"null"),
                 SignalValue::Rule(rule) => {
                     out.push(b'"');
@@ -381,18 +375,109 @@ impl Signals {
     }
 }
 
-/// The JSON of each field's key (`"name":`) and of its group's opening (`"group":{`), by the
-/// field's index in [`Signals::FIELDS`]. No name needs escaping (`json_pieces_need_no_escapes`).
-struct JsonPieces {
-    keys: [String; SIGNAL_FIELDS],
-    groups: [String; SIGNAL_FIELDS],
+/// A ratio as serde_json writes it (`zmij`'s shortest form). A ratio is rounded to 4 decimals
+/// (`rounded`): a number of at most 4 decimals, under 10^7, is the nearest double to k / 10^4
+/// for a whole k, and its shortest form is k's digits with the point before the last four,
+/// trailing zeros dropped but one (no shorter decimal is as near: two numbers of 4 decimals lie
+/// 10^-4 apart). Written so from k (a tenth of zmij's work); any other number by zmij
+/// (`ratios_are_written_as_zmij_writes_them`).
+fn write_ratio(x: f64, out: &mut Vec<u8>) {
+    // k by truncation (`round` is a call): x · 10^4 is within far less than ½ of k.
+    let k = (x * 1e4 + 0.5) as u64;
+    if !(x.is_sign_positive() && k < 100_000_000_000 && k as f64 / 1e4 == x) {
+        out.extend_from_slice(zmij::Buffer::new().format_finite(x).as_bytes());
+        return;
+    }
+    match k / 10_000 {
+        whole @ 0..10 => out.push(b'0' + whole as u8),
+        whole => out.extend_from_slice(itoa::Buffer::new().format(whole).as_bytes()),
+    }
+    let mut decimals = k % 10_000;
+    let mut written = *b".0000";
+    for at in (1..5).rev() {
+        written[at] = b'0' + (decimals % 10) as u8;
+        decimals /= 10;
+    }
+    // Trailing zeros dropped, but the one after the point.
+    let end = 5 - written[2..]
+        .iter()
+        .rev()
+        .take_while(|&&d| d == b'0')
+        .count();
+    out_fixed(out, &written, end);
 }
 
-fn json_pieces() -> &'static JsonPieces {
-    static PIECES: std::sync::OnceLock<JsonPieces> = std::sync::OnceLock::new();
-    PIECES.get_or_init(|| JsonPieces {
-        keys: std::array::from_fn(|i| format!("\"{}\":", Signals::FIELDS[i].name)),
-        groups: std::array::from_fn(|i| format!("\"{}\":{{", Signals::FIELDS[i].group)),
+/// Appends `bytes[..len]` to `out`: all of `bytes` copied (a copy of a length known when
+/// compiled, made in place, where a length known only when run calls `memcpy`), then the rest
+/// cut off again.
+#[inline(always)]
+fn out_fixed<const N: usize>(out: &mut Vec<u8>, bytes: &[u8; N], len: usize) {
+    out.extend_from_slice(bytes);
+    out.truncate(out.len() - N + len);
+}
+
+/// The JSON before each value of `metadata.signals`, per field in the order written
+/// ([`fields_by_name`]). No name needs escaping (`json_pieces_need_no_escapes`).
+struct JsonPiece {
+    /// The first field of its group (by name).
+    opens_group: bool,
+    /// The group's opening (`{"group":{` for the first, `},"group":{` after another).
+    group: Padded,
+    /// The opening and the key (`"name":`).
+    group_and_key: Padded,
+    /// The key after another field of the group (`,"name":`).
+    next_key: Padded,
+    /// The key alone.
+    key: Padded,
+}
+
+/// A piece of JSON in a fixed array, appended with [`out_fixed`].
+struct Padded {
+    bytes: [u8; PADDED],
+    len: usize,
+}
+
+/// Bytes of the longest piece, and more.
+const PADDED: usize = 64;
+
+impl Padded {
+    fn new(piece: &str) -> Padded {
+        let mut bytes = [0; PADDED];
+        bytes[..piece.len()].copy_from_slice(piece.as_bytes());
+        Padded {
+            bytes,
+            len: piece.len(),
+        }
+    }
+
+    #[cfg(test)]
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.bytes[..self.len]).expect("made of a str")
+    }
+
+    fn write(&self, out: &mut Vec<u8>) {
+        out_fixed(out, &self.bytes, self.len);
+    }
+}
+
+fn json_pieces() -> &'static [JsonPiece; SIGNAL_FIELDS] {
+    static PIECES: std::sync::OnceLock<[JsonPiece; SIGNAL_FIELDS]> = std::sync::OnceLock::new();
+    PIECES.get_or_init(|| {
+        let order = fields_by_name();
+        std::array::from_fn(|k| {
+            let field = &Signals::FIELDS[order[k]];
+            let opens_group = k == 0 || Signals::FIELDS[order[k - 1]].group != field.group;
+            let before = if k == 0 { "{" } else { "}," };
+            let group = format!("{before}\"{}\":{{", field.group);
+            let key = format!("\"{}\":", field.name);
+            JsonPiece {
+                opens_group,
+                group_and_key: Padded::new(&format!("{group}{key}")),
+                next_key: Padded::new(&format!(",{key}")),
+                group: Padded::new(&group),
+                key: Padded::new(&key),
+            }
+        })
     })
 }
 
@@ -667,12 +752,58 @@ mod tests {
     /// nothing in a name needs an escape.
     #[test]
     fn json_pieces_need_no_escapes() {
-        let pieces = json_pieces();
-        for (i, field) in Signals::FIELDS.iter().enumerate() {
+        for (piece, &i) in json_pieces().iter().zip(fields_by_name()) {
+            let field = &Signals::FIELDS[i];
             let key = serde_json::to_string(field.name).unwrap() + ":";
-            assert_eq!(pieces.keys[i], key);
+            assert_eq!(piece.key.as_str(), key);
+            assert_eq!(piece.next_key.as_str(), format!(",{key}"));
             let group = serde_json::to_string(field.group).unwrap() + ":{";
-            assert_eq!(pieces.groups[i], group);
+            let opening = piece.group.as_str();
+            assert!(opening.ends_with(&group), "{opening}");
+            assert_eq!(piece.group_and_key.as_str(), format!("{opening}{key}"));
+        }
+    }
+
+    /// Every ratio of 4 decimals up to 100, many up to 10^7, and some far larger, negative,
+    /// or of more decimals (which zmij writes), are written as serde_json's zmij writes them.
+    #[test]
+    fn ratios_are_written_as_zmij_writes_them() {
+        let mut zmij = zmij::Buffer::new();
+        let mut check = |x: f64| {
+            let mut ours = Vec::new();
+            write_ratio(x, &mut ours);
+            assert_eq!(
+                std::str::from_utf8(&ours).unwrap(),
+                zmij.format_finite(x),
+                "{x:?}"
+            );
+        };
+        for k in 0..1_000_000u64 {
+            check(k as f64 / 1e4);
+        }
+        // Then up to 10^7, every 9,973rd.
+        for k in (1_000_000..100_000_000_000u64).step_by(9_973 * 1_000) {
+            check(k as f64 / 1e4);
+        }
+        for x in [
+            1e-5,
+            5e-5,
+            0.12345,
+            1.0 / 3.0,
+            -0.0,
+            -0.5,
+            1e6,
+            9_999_999.999_9,
+            1e7,
+            1e9 + 0.5,
+            123_456_789_012.345_6,
+            1e15,
+            1e16,
+            1e300,
+            f64::MIN_POSITIVE,
+        ] {
+            check(x);
+            check(rounded(x));
         }
     }
 

@@ -74,10 +74,6 @@ impl<K: Key, V: Copy + Default> Table<K, V> {
         found.then(|| &self.slots[i].1)
     }
 
-    pub(crate) fn value(&self, slot: usize) -> &V {
-        &self.slots[slot].1
-    }
-
     /// Adds `key`; whether it was absent.
     pub(crate) fn insert(&mut self, key: K) -> bool {
         !self.entry(key, V::default()).1
@@ -116,6 +112,17 @@ impl<K: Key, V: Copy> Slots<'_, K, V> {
     pub(crate) fn entry(&mut self, key: K, init: V) -> (bool, &mut V) {
         let (_, found, value) = entry(self.slots, self.shift, self.generation, key, init);
         (found, value)
+    }
+
+    /// `Table::entry`.
+    #[inline(always)]
+    pub(crate) fn entry_at(&mut self, key: K, init: V) -> (usize, bool, &mut V) {
+        entry(self.slots, self.shift, self.generation, key, init)
+    }
+
+    /// The value in slot `slot` (from [`Slots::entry_at`]).
+    pub(crate) fn value(&self, slot: usize) -> &V {
+        &self.slots[slot].1
     }
 }
 

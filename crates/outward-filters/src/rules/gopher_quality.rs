@@ -5,9 +5,9 @@
 use outward_base::counts::FilterRule;
 use serde::{Deserialize, Serialize};
 
-use crate::doc::{Doc, enabled, ratio, short_key};
+use crate::doc::{Doc, bytes_from, enabled, ratio, short_key, short_key_in};
 use crate::table::Table;
-use crate::words::{is_datatrove_punctuation, python};
+use crate::words::{is_datatrove_punctuation, python, spacy};
 use memchr::memmem;
 
 /// DataTrove's arguments and defaults; `null` turns a rule off, as `None` does there.
@@ -136,25 +136,31 @@ impl<'t> WordsOf<'t> {
         }
     }
 
-    fn word(&self, w: &str) -> Word {
-        // One look at each byte: what every byte is (punctuation), and what any is (a
-        // letter, or not ASCII: then the characters are read).
-        let (every, any) = w.bytes().fold((PUNCTUATION, 0), |(every, any), b| {
-            let class = BYTE_CLASS[b as usize];
-            (every & class, any | class)
-        });
-        let (symbols_only, has_alpha, chars) = if any & NOT_ASCII == 0 {
-            (every & PUNCTUATION != 0, any & LETTER != 0, w.len())
+    /// The word `w`, a slice of `text` (else read as it is).
+    fn word(&self, text: &[u8], w: &str) -> Word {
+        let (symbols_only, has_alpha, chars) = if ascii_letters(text, w) {
+            // Most words: no punctuation, a letter, a character a byte.
+            (false, true, w.len())
         } else {
-            (
-                w.chars().all(is_datatrove_punctuation),
-                w.chars().any(python::is_alpha),
-                python::len(w),
-            )
+            // One look at each byte: what every byte is (punctuation), and what any is (a
+            // letter, or not ASCII: then the characters are read).
+            let (every, any) = w.bytes().fold((PUNCTUATION, 0), |(every, any), b| {
+                let class = BYTE_CLASS[b as usize];
+                (every & class, any | class)
+            });
+            if any & NOT_ASCII == 0 {
+                (every & PUNCTUATION != 0, any & LETTER != 0, w.len())
+            } else {
+                (
+                    w.chars().all(is_datatrove_punctuation),
+                    w.chars().any(python::is_alpha),
+                    python::len(w),
+                )
+            }
         };
         let maybe_stop = w.len() >= 64 || self.stop_lengths & (1 << w.len()) != 0;
         let stop = maybe_stop
-            .then(|| match short_key(w.as_bytes()) {
+            .then(|| match short_key_in(text, w.as_bytes()) {
                 Some(key) => self.short_stops.get(key).map(|&i| i as usize),
                 None => self.stop_words.iter().position(|s| s == w),
             })
@@ -165,6 +171,25 @@ impl<'t> WordsOf<'t> {
             chars,
             stop,
         }
+    }
+}
+
+/// Whether `w` (a slice of `text`, else read as it is) is one to sixteen ASCII letters: its
+/// sixteen bytes of the text read at once.
+fn ascii_letters(text: &[u8], w: &str) -> bool {
+    let len = w.len();
+    match bytes_from::<16>(text, w.as_bytes()) {
+        Some(sixteen) if len > 0 => {
+            let half = |at: usize| {
+                u64::from_le_bytes(sixteen[at..at + 8].try_into().expect("eight bytes"))
+            };
+            let mut letters = spacy::leading_ascii_letters(half(0));
+            if letters == 8 {
+                letters += spacy::leading_ascii_letters(half(8));
+            }
+            letters >= len
+        }
+        _ => len > 0 && len <= 16 && w.bytes().all(|b| b.is_ascii_alphabetic()),
     }
 }
 
@@ -209,7 +234,7 @@ pub fn measure(doc: &Doc, thresholds: &Thresholds) -> Signals {
     // Each distinct word is read once, and counted as often as it occurs.
     let vocabulary = doc.vocabulary();
     for (w, &n) in vocabulary.distinct.iter().zip(&vocabulary.counts) {
-        totals.add(&words_of.word(w), n as usize);
+        totals.add(&words_of.word(text.as_bytes(), w), n as usize);
     }
     let Totals {
         non_symbol,
@@ -315,6 +340,38 @@ mod tests {
         assert_eq!(measure(&doc, &thresholds).stop_words, 3);
     }
 
+    /// A word read from its text (sixteen bytes at once for letters) is the word read as it
+    /// is: words of letters up to and past sixteen, at the text's end, with marks, digits and
+    /// characters that are not ASCII, next to letters in the text.
+    #[test]
+    fn a_word_read_from_its_text_is_the_word_read_alone() {
+        let text = "a be the that have with Extraordinary abcdefghijklmnop abcdefghijklmnopq \
+            cat, (x) ### ... caf\u{e9} na\u{ef}ve 12 x1 \u{2026} \u{2022} - Z";
+        let thresholds = Thresholds::default();
+        let words_of = WordsOf::new(&thresholds);
+        let mut words: Vec<&str> = text.split(' ').collect();
+        // Parts of words, whose bytes after them in the text are letters.
+        words.extend(
+            ["abcdefghijklmno", "Extra", "ca", "th", "abcdefghijklmnop"].map(|p| {
+                let at = text.find(p).unwrap();
+                &text[at..at + p.len()]
+            }),
+        );
+        for w in words {
+            let (read, alone) = (words_of.word(text.as_bytes(), w), words_of.word(b"", w));
+            assert_eq!(read.symbols_only, alone.symbols_only, "{w:?}");
+            assert_eq!(read.has_alpha, alone.has_alpha, "{w:?}");
+            assert_eq!(read.chars, alone.chars, "{w:?}");
+            assert_eq!(read.stop, alone.stop, "{w:?}");
+        }
+        assert!(ascii_letters(text.as_bytes(), "abcdefghijklmnop"));
+        assert!(!ascii_letters(
+            text.as_bytes(),
+            &text[text.find("abcdefghijklmnopq").unwrap()..][..17]
+        ));
+        assert!(!ascii_letters(text.as_bytes(), "cat,"));
+    }
+
     /// Counting each distinct word once by the document's ids gives the counts of reading
     /// every word.
     #[test]
@@ -328,7 +385,7 @@ mod tests {
         let mut by_words = Totals::new(thresholds.stop_words.len());
         doc.words
             .iter()
-            .for_each(|w| by_words.add(&words_of.word(w), 1));
+            .for_each(|w| by_words.add(&words_of.word(text.as_bytes(), w), 1));
         assert!(doc.vocabulary().distinct.len() < doc.words.len());
         assert_eq!(by_ids.non_symbol_words, by_words.non_symbol);
         assert_eq!(

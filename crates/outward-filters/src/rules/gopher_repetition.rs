@@ -297,17 +297,20 @@ impl<'d> NGrams<'d> {
             if len < n {
                 break;
             }
-            let table = &mut tables.top;
-            table.reset(candidates.len());
-            tables.slot.clear();
+            tables.top.reset(candidates.len());
+            // The table's slots apart from the lists written beside them, so that its
+            // slots, shift and generation stay in registers.
+            let mut table = tables.top.slots();
+            let slots = &mut tables.slot;
+            slots.clear();
             let (mut best_count, mut best_first) = (1u32, 0u32);
             for (&i, &prefix) in candidates.iter().zip(prefixes.iter()) {
                 let i = i as usize;
                 // The (n-1)-gram's number and the last word's id (each plus 1, so no key is
                 // 0) are the n-gram exactly.
                 let key = (prefix as u64 + 1) << 32 | (self.ids[i + n - 1] as u64 + 1);
-                let (at, _, entry) = table.entry(key, (0, i as u32));
-                tables.slot.push(at as u32);
+                let (at, _, entry) = table.entry_at(key, (0, i as u32));
+                slots.push(at as u32);
                 entry.0 += 1;
                 let (count, first) = *entry;
                 // The most frequent; among equals, the first seen (Counter.most_common).
@@ -324,10 +327,10 @@ impl<'d> NGrams<'d> {
             for k in 0..candidates.len() {
                 let i = candidates[k] as usize;
                 let next_repeats = candidates.get(k + 1) == Some(&(i as u32 + 1))
-                    && table.value(tables.slot[k + 1] as usize).0 > 1;
-                if i + n < len && next_repeats && table.value(tables.slot[k] as usize).0 > 1 {
+                    && table.value(slots[k + 1] as usize).0 > 1;
+                if i + n < len && next_repeats && table.value(slots[k] as usize).0 > 1 {
                     candidates[kept] = i as u32;
-                    prefixes[kept] = tables.slot[k];
+                    prefixes[kept] = slots[k];
                     kept += 1;
                 }
             }
@@ -351,13 +354,14 @@ impl<'d> NGrams<'d> {
         const STEP: u64 = 0x9e37_79b9_7f4a_7c15;
         let eight = |b: &[u8]| u64::from_le_bytes(b.try_into().expect("eight bytes"));
         let bytes = &self.joined[at..end];
-        let mut hash = folded_multiply(SEED ^ len as u64, STEP);
-        // Eight bytes a step, then the last eight (overlapping the step before when len is no
-        // multiple of 8).
-        for chunk in bytes[..len - 1].chunks_exact(8) {
-            hash = folded_multiply(hash ^ eight(chunk), STEP);
+        // Sixteen bytes a step, their two halves multiplied, then the last sixteen
+        // (overlapping the step before when len is no multiple of 16).
+        let mut hash = SEED ^ len as u64;
+        for chunk in bytes[..len - 1].chunks_exact(16) {
+            hash = folded_multiply(eight(&chunk[..8]) ^ STEP, eight(&chunk[8..]) ^ hash);
         }
-        hash = folded_multiply(hash ^ eight(&bytes[len - 8..]), STEP);
+        let last = &bytes[len - 16..];
+        hash = folded_multiply(eight(&last[..8]) ^ STEP, eight(&last[8..]) ^ hash);
         (1u128 << 127) | (len as u128) << 64 | hash as u128
     }
 

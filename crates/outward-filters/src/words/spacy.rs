@@ -227,7 +227,7 @@ fn leading_letters_of_sixteen(bytes: &[u8], i: usize) -> Option<(usize, u64)> {
 /// How many of the eight bytes of `x` (first byte lowest) are ASCII letters before the first
 /// that is not one (8: all are).
 #[inline]
-fn leading_ascii_letters(x: u64) -> usize {
+pub(crate) fn leading_ascii_letters(x: u64) -> usize {
     const ONES: u64 = u64::from_le_bytes([0x01; 8]);
     const HIGH: u64 = ONES * 0x80;
     // Each byte's lower-case form without its high bit: no sum below carries out of a byte.
