@@ -399,7 +399,7 @@ impl<'d> NGrams<'d> {
         if total < 5 {
             return duplicated;
         }
-        // Each word start's window as the bit the set keeps it by: hashed once, then added,
+        // Each word start's window as the bit the set keeps it by: hashed and added once,
         // then tested.
         let twice = &mut tables.twice;
         // 32 bits a window: 16 let through 83,700 of dragnet's 944,000 windows, 45,100 of them
@@ -407,14 +407,11 @@ impl<'d> NGrams<'d> {
         twice.reset(total, 32);
         let windows = &mut tables.windows;
         windows.clear();
-        windows.extend(
-            self.starts[..total]
-                .iter()
-                .map(|&at| twice.bit_of(self.window(at))),
-        );
-        for &bit in windows.iter() {
+        windows.extend(self.starts[..total].iter().map(|&at| {
+            let bit = twice.bit_of(self.window(at));
             twice.add_bit(bit);
-        }
+            bit
+        }));
         // The 5-grams that may repeat: those shorter than a window, and those whose window
         // the bit set lets through.
         let candidates = &mut tables.candidates;

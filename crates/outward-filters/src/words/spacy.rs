@@ -139,6 +139,18 @@ fn split<'a, const WORDS: bool>(text: &'a str, out: &mut Vec<&'a str>) {
                 if ends_in_space && python::is_plain(byte_at(bytes, i + len + 1)) {
                     i += len + 1;
                     start = i;
+                } else if WORDS {
+                    // Any other run of ASCII white space is tokens of white space alone, which
+                    // are no words: stepped over, and the chunk after it read here too
+                    // (white space splits chunks and takes no part in their split).
+                    i += len;
+                    while python::is_ascii_space(byte_at(bytes, i)) {
+                        i += 1;
+                    }
+                    start = i;
+                    if !python::is_plain(byte_at(bytes, i)) {
+                        break;
+                    }
                 } else {
                     i += len;
                     start = i;
@@ -440,8 +452,21 @@ fn chunk<'a>(s: &'a str, out: &mut Vec<&'a str>) {
         letters(s, out);
         return;
     }
+    if s.bytes().all(|b| b.is_ascii_digit()) {
+        // A number of ASCII digits is its one token: no prefix, suffix or infix of spaCy's
+        // matches digits alone, and no exception is one (`digits_are_one_token`).
+        out.push(s);
+        return;
+    }
     if let Some(tokens) = special(s) {
         push_special(s, tokens, out);
+        return;
+    }
+    if let Some(split) = digits_then_mark(s) {
+        match split {
+            true => out.extend([&s[..s.len() - 1], &s[s.len() - 1..]]),
+            false => out.push(s),
+        }
         return;
     }
     if let Some((at, split)) = mark_and_letters(s) {
@@ -636,6 +661,48 @@ fn mark_and_letters(s: &str) -> Option<(usize, bool)> {
 fn shape_of(next: u8, then: Option<u8>) -> usize {
     let case = |b: u8| usize::from(b.is_ascii_uppercase());
     case(next) * 3 + then.map_or(0, |b| 1 + case(b))
+}
+
+/// For a chunk of ASCII digits and one ASCII mark after them ("2011,", "1999)", "80%") that
+/// is no exception (checked before): whether the rules split the mark off (`true`) or keep
+/// the chunk whole (`false`); `None` for a chunk of another shape, or a mark whose split the
+/// table does not know. Why a table of the mark alone: digits take no prefix, suffix or
+/// infix and are no exception (`digits_are_one_token`), so the rules either take the mark
+/// off as a suffix or keep the chunk whole, and a suffix's condition on what comes before
+/// it asks only whether that is a digit; the table is made by running the rules on a number
+/// of one digit and of two with each mark, and a mark on which they differ is left to the
+/// rules (`digits_and_a_mark_split_as_the_rules_split`).
+fn digits_then_mark(s: &str) -> Option<bool> {
+    static ROWS: OnceLock<[Option<bool>; 128]> = OnceLock::new();
+    let (&mark, digits) = s.as_bytes().split_last()?;
+    if digits.is_empty() || !mark.is_ascii() || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    ROWS.get_or_init(|| {
+        std::array::from_fn(|m| {
+            let mark = m as u8 as char;
+            if mark.is_ascii_alphanumeric() || python::is_space(mark) {
+                return None;
+            }
+            let split_of = |digits: &str| {
+                let chunk = format!("{digits}{mark}");
+                if special(&chunk).is_some() {
+                    return None;
+                }
+                let mut tokens = Vec::new();
+                split_by_rules(&chunk, &mut tokens);
+                match tokens.as_slice() {
+                    [whole] if *whole == chunk => Some(false),
+                    [number, tail] if *number == digits && *tail == mark.to_string() => Some(true),
+                    _ => None,
+                }
+            };
+            let one = split_of("7");
+            (one.is_some() && one == split_of("42"))
+                .then_some(one)
+                .flatten()
+        })
+    })[mark as usize]
 }
 
 /// The rows of the ASCII marks, per side, made once.
@@ -1699,6 +1766,58 @@ mod tests {
         }
     }
 
+    /// A number and an ASCII mark split as the rules split them where the table knows the
+    /// mark: every number of up to three digits with every ASCII mark, and longer ones.
+    #[test]
+    fn digits_and_a_mark_split_as_the_rules_split() {
+        let numbers = (0..1_000u32)
+            .flat_map(|n| (1..=3).map(move |w| format!("{n:0w$}")))
+            .chain(["20111231", "3141592653589793"].map(String::from));
+        let mut known = 0;
+        for number in numbers {
+            for mark in (0x21..0x7fu8).map(char::from) {
+                let chunk = format!("{number}{mark}");
+                let Some(split) = digits_then_mark(&chunk).filter(|_| special(&chunk).is_none())
+                else {
+                    continue;
+                };
+                known += 1;
+                let mut tokens = Vec::new();
+                split_by_rules(&chunk, &mut tokens);
+                let expected = match split {
+                    true => vec![number.as_str(), &chunk[number.len()..]],
+                    false => vec![chunk.as_str()],
+                };
+                assert_eq!(tokens, expected, "{chunk:?}");
+            }
+        }
+        // The common marks are known: "2011," "2008." "1999)" "80%".
+        assert!(known > 3 * 1_110 * 20, "{known}");
+        for chunk in ["2011,", "2008.", "1999)", "80%"] {
+            assert!(digits_then_mark(chunk).is_some(), "{chunk}");
+        }
+    }
+
+    /// The rules keep a number of ASCII digits whole, and none is an exception: every number
+    /// of up to four digits, and longer ones drawn by a fixed generator.
+    #[test]
+    fn digits_are_one_token() {
+        let mut next = crate::draws(0x2545_f491_4f6c_dd1d);
+        let drawn = (0..2_000).map(|_| {
+            (0..5 + next(40))
+                .map(|_| (b'0' + next(10) as u8) as char)
+                .collect()
+        });
+        let short = (0..10_000u32).flat_map(|n| (1..=4).map(move |w| format!("{n:0w$}")));
+        for number in short.chain(drawn) {
+            let number: String = number;
+            let mut tokens = Vec::new();
+            split_by_rules(&number, &mut tokens);
+            assert_eq!(tokens, [number.as_str()]);
+            assert_eq!(special(&number), None, "{number}");
+        }
+    }
+
     /// A run of white space is one token by the rules: every white-space character alone, in
     /// pairs and in threes (the scan gives such runs to `split` without splitting them).
     #[test]
@@ -1723,8 +1842,8 @@ mod tests {
     /// words beside them are the tokens that are not white space, on 20,000 texts of pieces
     /// drawn by a fixed generator: words of 1 to 16 letters (exceptions such as "cannot" and
     /// "gonna" among them, which fail if the path skips the exceptions), marks, digits, one or
-    /// two spaces, other white space and non-ASCII letters, the piece after a word often a
-    /// word again.
+    /// two spaces, other white space (runs of it stepped over between words), control
+    /// characters and non-ASCII letters, the piece after a word often a word again.
     #[test]
     fn words_of_letters_split_as_the_character_loop() {
         let pieces = [
@@ -1777,6 +1896,8 @@ mod tests {
             "-",
             "\r",
             "\u{1c}",
+            // A control character: no white space, and no byte that starts a chunk at once.
+            "\u{7}",
         ];
         let mut next = crate::draws(0x9e37_79b9_7f4a_7c15);
         for _ in 0..20_000 {
