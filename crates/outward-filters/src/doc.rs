@@ -173,6 +173,11 @@ pub(crate) struct Repeats<'a> {
 
 impl<'a> Repeats<'a> {
     pub(crate) fn of(elements: Vec<&'a str>) -> Repeats<'a> {
+        if elements.len() < 2 {
+            // Nothing to repeat (a text of one paragraph, the common case: not hashed).
+            let repeats = vec![false; elements.len()];
+            return Repeats { elements, repeats };
+        }
         let mut seen = outward_base::fxhash::FxHashSet::default();
         // Sized once: growing it rehashed every element again.
         seen.reserve(elements.len());

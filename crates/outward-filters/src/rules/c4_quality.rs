@@ -254,7 +254,10 @@ pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
         if longest_matters && longest as i64 > t.max_word_length {
             continue;
         }
-        let line = if t.remove_citations {
+        // One search for both brackets: most lines have neither, no citation to cut out and
+        // no curly bracket (cutting a citation out leaves one as it was).
+        let brackets = memchr::memchr2(b'[', b'{', line.as_bytes()).is_some();
+        let line = if t.remove_citations && brackets {
             remove_citations(line)
         } else {
             line.into()
@@ -279,7 +282,7 @@ pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
         if t.filter_javascript && mentions.javascript {
             continue;
         }
-        if t.filter_curly_bracket && memchr::memchr(b'{', line.as_bytes()).is_some() {
+        if t.filter_curly_bracket && brackets && memchr::memchr(b'{', line.as_bytes()).is_some() {
             signals.page_rule = Some(FilterRule::CurlyBracket);
             break;
         }

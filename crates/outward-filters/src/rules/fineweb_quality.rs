@@ -53,24 +53,35 @@ pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
     // are not blank (the empty pieces that split leaves between two line feeds are blank).
     let split = doc.feed_lines();
     let not_blank = |l: &&str| !python::strip(l).is_empty();
-    let lines: Vec<&str> = split.elements.iter().copied().filter(not_blank).collect();
     // The repeats among the lines that are not blank (an earlier line equal to one is not
     // blank either).
     let repeated_chars: usize = split.repeated().filter(not_blank).map(python::len).sum();
     let newlines = memchr::memchr_iter(b'\n', text.as_bytes()).count();
-    let punct = lines
-        .iter()
-        .filter(|l| l.chars().next_back().is_some_and(is_terminal_punctuation))
-        .count();
-    let short = lines
-        .iter()
-        .filter(|l| python::len(l) <= t.short_line_length)
-        .count();
+    let (mut lines, mut punct, mut short) = (0, 0, 0);
+    for line in split.elements.iter().copied().filter(not_blank) {
+        lines += 1;
+        punct += usize::from(
+            line.chars()
+                .next_back()
+                .is_some_and(is_terminal_punctuation),
+        );
+        short += usize::from(at_most_chars(line, t.short_line_length));
+    }
     Signals {
-        line_punct_ratio: ratio(punct, lines.len()),
-        short_line_ratio: ratio(short, lines.len()),
+        line_punct_ratio: ratio(punct, lines),
+        short_line_ratio: ratio(short, lines),
         char_dup_ratio: ratio(repeated_chars, doc.chars - newlines),
         list_ratio: ratio(newlines, doc.words.len()),
+    }
+}
+
+/// Whether `line` has at most `n` characters: read only when its bytes do not say (a
+/// character is one to four bytes).
+fn at_most_chars(line: &str, n: usize) -> bool {
+    match line.len() {
+        bytes if bytes <= n => true,
+        bytes if bytes > n.saturating_mul(4) => false,
+        _ => python::len(line) <= n,
     }
 }
 
@@ -111,5 +122,23 @@ mod tests {
         // Lines: "x y", "  ", "  ", "x y", "z": the second "  " and "x y" repeat.
         assert_eq!(gopher.dup_line_frac, 2.0 / 5.0);
         assert_eq!(gopher.dup_line_char_frac, 5.0 / 15.0);
+    }
+
+    /// A line's characters are counted only where its bytes do not tell: lines of one- to
+    /// four-byte characters around every bound up to 40.
+    #[test]
+    fn short_lines_are_told_as_their_characters_tell() {
+        let pieces = ["a", "\u{e9}", "\u{2026}", "\u{1f600}"];
+        let mut next = crate::draws(0x3c6e_f372_fe94_f82b);
+        for _ in 0..5_000 {
+            let line: String = (0..next(60)).map(|_| pieces[next(pieces.len())]).collect();
+            for n in 0..40 {
+                assert_eq!(
+                    at_most_chars(&line, n),
+                    python::len(&line) <= n,
+                    "{line:?} {n}"
+                );
+            }
+        }
     }
 }

@@ -663,15 +663,15 @@ fn shape_of(next: u8, then: Option<u8>) -> usize {
     case(next) * 3 + then.map_or(0, |b| 1 + case(b))
 }
 
-/// For a chunk of ASCII digits and one ASCII mark after them ("2011,", "1999)", "80%") that
-/// is no exception (checked before): whether the rules split the mark off (`true`) or keep
-/// the chunk whole (`false`); `None` for a chunk of another shape, or a mark whose split the
-/// table does not know. Why a table of the mark alone: digits take no prefix, suffix or
-/// infix and are no exception (`digits_are_one_token`), so the rules either take the mark
-/// off as a suffix or keep the chunk whole, and a suffix's condition on what comes before
-/// it asks only whether that is a digit; the table is made by running the rules on a number
-/// of one digit and of two with each mark, and a mark on which they differ is left to the
-/// rules (`digits_and_a_mark_split_as_the_rules_split`).
+/// For a chunk of ASCII digits and one ASCII punctuation mark after them ("2011,", "1999)",
+/// "80%") that is no exception (checked before): whether the rules split the mark off
+/// (`true`) or keep the chunk whole (`false`); `None` for a chunk of another shape, or a mark
+/// whose split the table does not know. Why a table of the mark alone: digits take no
+/// prefix, suffix or infix and are no exception (`digits_are_one_token`), so the rules either
+/// take the mark off as a suffix or keep the chunk whole, and a suffix's condition on what
+/// comes before it asks only whether that is a digit; the table is made by running the rules
+/// on a number of one digit and of two with each mark, and a mark on which they differ is
+/// left to the rules (`digits_and_a_mark_split_as_the_rules_split`).
 fn digits_then_mark(s: &str) -> Option<bool> {
     static ROWS: OnceLock<[Option<bool>; 128]> = OnceLock::new();
     let (&mark, digits) = s.as_bytes().split_last()?;
@@ -681,7 +681,7 @@ fn digits_then_mark(s: &str) -> Option<bool> {
     ROWS.get_or_init(|| {
         std::array::from_fn(|m| {
             let mark = m as u8 as char;
-            if mark.is_ascii_alphanumeric() || python::is_space(mark) {
+            if !mark.is_ascii_punctuation() {
                 return None;
             }
             let split_of = |digits: &str| {
