@@ -32,9 +32,16 @@ impl Hasher for FxHasher {
         }
         let rest = chunks.remainder();
         if !rest.is_empty() {
-            let mut w = [0u8; 8];
-            w[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(w) ^ ((rest.len() as u64) << 59));
+            let tail = match bytes.len() {
+                // The last eight bytes read at once, the tail's in the high ones, shifted
+                // down: the tail zero-padded, without a copy of a length known only when run.
+                8.. => {
+                    let last: [u8; 8] = bytes[bytes.len() - 8..].try_into().expect("eight bytes");
+                    u64::from_le_bytes(last) >> (8 * (8 - rest.len()))
+                }
+                _ => rest.iter().rev().fold(0, |w, &b| w << 8 | u64::from(b)),
+            };
+            self.add(tail ^ ((rest.len() as u64) << 59));
         }
     }
 
@@ -95,5 +102,32 @@ mod tests {
         let b = FxBuildHasher::default();
         assert_eq!(b.hash_one("word"), b.hash_one("word"));
         assert_ne!(b.hash_one("word"), b.hash_one("words"));
+    }
+
+    /// A tail is hashed as its bytes zero-padded to eight, however it is read.
+    #[test]
+    fn a_tail_is_its_bytes_zero_padded() {
+        let padded = |bytes: &[u8]| {
+            let mut h = FxHasher::default();
+            let mut chunks = bytes.chunks_exact(8);
+            for ch in &mut chunks {
+                h.add(u64::from_le_bytes(ch.try_into().unwrap()));
+            }
+            let rest = chunks.remainder();
+            if !rest.is_empty() {
+                let mut w = [0u8; 8];
+                w[..rest.len()].copy_from_slice(rest);
+                h.add(u64::from_le_bytes(w) ^ ((rest.len() as u64) << 59));
+            }
+            h.finish()
+        };
+        let text: Vec<u8> = (0..40u8)
+            .map(|i| i.wrapping_mul(37).wrapping_add(200))
+            .collect();
+        for start in 0..8 {
+            for end in start..text.len() {
+                assert_eq!(hash_bytes(&text[start..end]), padded(&text[start..end]));
+            }
+        }
     }
 }
