@@ -154,6 +154,13 @@ pub(crate) fn bytes_from<const N: usize>(text: &[u8], word: &[u8]) -> Option<[u8
     Some(bytes.try_into().expect("N bytes"))
 }
 
+/// `a * b` folded to 64 bits (the high half xor the low): the step of the hashes of long
+/// n-grams (Gopher repetition) and of words of 8 to 15 bytes (the word numbering).
+pub(crate) fn folded_multiply(a: u64, b: u64) -> u64 {
+    let product = a as u128 * b as u128;
+    product as u64 ^ (product >> 64) as u64
+}
+
 /// `a / b` as Python divides two counts, except that nothing divided by nothing is 0 (where
 /// Python raises, DataTrove's filters have already returned).
 pub(crate) fn ratio(a: usize, b: usize) -> f64 {

@@ -782,7 +782,7 @@ mod tests {
         for k in 0..1_000_000u64 {
             check(k as f64 / 1e4);
         }
-        // Then up to 10^7, every 9,973rd.
+        // Then up to 10^7, k in steps of 9,973,000.
         for k in (1_000_000..100_000_000_000u64).step_by(9_973 * 1_000) {
             check(k as f64 / 1e4);
         }

@@ -11,7 +11,7 @@ use std::cell::RefCell;
 
 use outward_base::fxhash::{FxHashMap, hash_bytes};
 
-use crate::doc::{bytes_from, short_key_in};
+use crate::doc::{bytes_from, folded_multiply, short_key_in};
 use crate::table::{Slots, Table};
 
 /// A document's words numbered: equal words, equal ids.
@@ -124,10 +124,9 @@ fn sixteen_of(text: &[u8], word: &[u8]) -> Option<u128> {
 fn long_key(text: &[u8], word: &[u8]) -> u64 {
     match sixteen_of(text, word) {
         Some(bytes) => {
-            let product = ((bytes as u64) ^ 0x243f_6a88_85a3_08d3) as u128
-                * (((bytes >> 64) as u64) ^ (word.len() as u64) << 59 ^ 0x9e37_79b9_7f4a_7c15)
-                    as u128;
-            (product as u64 ^ (product >> 64) as u64) >> 8
+            let low = bytes as u64 ^ 0x243f_6a88_85a3_08d3;
+            let high = (bytes >> 64) as u64 ^ (word.len() as u64) << 59 ^ 0x9e37_79b9_7f4a_7c15;
+            folded_multiply(low, high) >> 8
         }
         None => hash_bytes(word) >> 8,
     }

@@ -19,7 +19,7 @@
 use outward_base::counts::FilterRule;
 use serde::{Deserialize, Serialize};
 
-use crate::doc::{Doc, Repeats, bytes_from, enabled, ratio};
+use crate::doc::{Doc, Repeats, bytes_from, enabled, folded_multiply, ratio};
 use crate::table::Table;
 use crate::vocabulary::Vocabulary;
 use crate::words::python;
@@ -116,12 +116,6 @@ pub fn measure(doc: &Doc) -> Signals {
 /// repeated window of this many bytes at a word start: the repeated n-gram passes visit only
 /// the word starts whose window repeats, or whose n-gram is shorter.
 const WINDOW: usize = 16;
-
-/// `a * b` folded to 64 bits (the high half xor the low), the step of the long n-grams' hash.
-fn folded_multiply(a: u64, b: u64) -> u64 {
-    let product = a as u128 * b as u128;
-    product as u64 ^ (product >> 64) as u64
-}
 
 /// A document's words as the n-gram rules need them.
 struct NGrams<'d> {
