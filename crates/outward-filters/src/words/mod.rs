@@ -14,6 +14,7 @@ pub mod python;
 pub mod sentences;
 pub mod spacy;
 mod tables;
+mod url;
 
 use outward_base::ranges::in_ranges;
 
