@@ -217,7 +217,8 @@ impl<'d> NGrams<'d> {
         let mut starts = emptied(spare.starts, words.len() + 1);
         let mut b = 0;
         starts.push(b);
-        for &w in words {
+        // Extended from the words' iterator, whose length is known: no check of room per word.
+        starts.extend(words.iter().map(|w| {
             let word = w.as_bytes();
             let len = word.len();
             match bytes_from::<16>(text, word) {
@@ -226,8 +227,8 @@ impl<'d> NGrams<'d> {
                 None => joined[b..b + len].copy_from_slice(word),
             }
             b += len;
-            starts.push(b);
-        }
+            b
+        }));
         joined[b..b + WINDOW].fill(0);
         NGrams {
             ids: &vocabulary.ids,
