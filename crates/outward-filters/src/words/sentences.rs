@@ -55,17 +55,26 @@ pub fn count_words(text: &str, words: &[&str]) -> usize {
     // Where the white space after the last word read starts. Only white space after a
     // sentence end can start a sentence, so white space before the first word never does.
     let mut after = 0;
-    for &word in words {
+    let mut rest = words;
+    loop {
+        if !sentences.seen_end {
+            // Most words: two bytes or more, the first ASCII, which end no sentence, and
+            // start none where none has ended: stepped over without reading where they are.
+            let plain = rest
+                .iter()
+                .take_while(|w| w.len() >= 2 && w.as_bytes()[0].is_ascii())
+                .count();
+            rest = &rest[plain..];
+        }
+        let Some((&word, tail)) = rest.split_first() else {
+            break;
+        };
+        rest = tail;
         let start = word.as_ptr() as usize - base;
         if sentences.seen_end && gap_is_token(after, start) {
             sentences.white_space();
         }
         after = start + word.len();
-        // Most words: two bytes or more, the first ASCII, which end no sentence, and start
-        // none where none has ended.
-        if !sentences.seen_end && word.len() >= 2 && word.as_bytes()[0].is_ascii() {
-            continue;
-        }
         sentences.token(word);
     }
     // The white space after the last word (a token unless it is one ' ').
