@@ -1049,10 +1049,12 @@ fn find_suffix(s: &str) -> usize {
             best = best.max(l.len());
         }
     }
-    if trailing_dots(s) >= 2 {
-        best = best.max(trailing_dots(s));
+    let dots = trailing_dots(s);
+    if dots >= 2 {
+        best = best.max(dots);
     }
-    if in_ranges(tables::SYMBOL, last as u32) {
+    // The icon class holds no ASCII character (as `find_prefix` and `find_infixes` read it).
+    if !last.is_ascii() && in_ranges(tables::SYMBOL, last as u32) {
         best = best.max(last.len_utf8());
     }
     if last == '.' && best == 0 {
@@ -1328,6 +1330,14 @@ mod tests {
         }
         // Most chunks took the shortcut.
         assert!(shortcuts > 2000, "{shortcuts}");
+    }
+
+    /// The affix and infix searches test a character against the icon class only when it is
+    /// not ASCII: the class holds none.
+    #[test]
+    fn the_icon_class_holds_no_ascii_character() {
+        assert!(tables::SYMBOL.iter().all(|&(lo, _)| lo >= 0x80));
+        assert!((0..0x80u32).all(|c| !in_ranges(tables::SYMBOL, c)));
     }
 
     #[test]
