@@ -195,6 +195,11 @@ thread_local! {
 impl<'d> NGrams<'d> {
     /// The n-grams of `words` (slices of `text`, else copied as they are), numbered in
     /// `vocabulary`.
+    ///
+    /// This and the two passes are kept out of `measure`: inlined into it (as the compiler
+    /// chose after an unrelated edit elsewhere in the crate), their loops lost registers,
+    /// 7M to 12M instructions more on dragnet's texts.
+    #[inline(never)]
     fn new(
         text: &str,
         words: &[&str],
@@ -260,6 +265,7 @@ impl<'d> NGrams<'d> {
     /// pass counts only the positions whose two (n-1)-grams repeat, keyed by the slot its
     /// (n-1)-gram took in the pass before and its last word's id. When no n-gram repeats,
     /// every one is seen once and the first is the most frequent.
+    #[inline(never)]
     fn top_chars(&self, tables: &mut Tables) -> [usize; 3] {
         let mut top = [0; 3];
         let len = self.len();
@@ -388,6 +394,7 @@ impl<'d> NGrams<'d> {
     /// An n-gram seen nowhere else changes nothing by being seen, so only the positions whose
     /// n-gram can repeat are walked: those whose first `WINDOW` bytes may repeat at another
     /// word start (`SeenTwice`), and those whose n-gram is shorter than that.
+    #[inline(never)]
     fn duplicated_chars(&self, tables: &mut Tables) -> [usize; 6] {
         let mut duplicated = [0; 6];
         let total = self.len();

@@ -553,7 +553,8 @@ mod tests {
     /// spaCy keeps an address whole unless its lookaheads call it private, and those read
     /// `\d` as a digit of any script: an address whose numbers hold other digits is private
     /// or not as in Python. (Before the matcher was written by hand, the `ip` group was read
-    /// only where three dots stood between ASCII digits, so "10.0.0.\u{663}" was kept whole.)
+    /// only where three dots stood between ASCII digits, so "127.0.\u{663}.1" was kept whole;
+    /// "10.0.0.\u{663}" is no address at all: a last number starts with an ASCII digit.)
     #[test]
     fn addresses_with_other_digits_are_private_as_in_python() {
         for (s, url) in [
@@ -593,5 +594,44 @@ mod tests {
         assert!(digits > 600 && newer <= 100, "{digits} {newer}");
         assert!(('0'..='9').all(|c| !is_lower(c)));
         assert!(is_lower('\u{6f4}') && python::is_decimal('\u{6f4}'));
+    }
+
+    /// Addresses and ports with digits of other scripts, each before a path that holds an
+    /// infix (where the tokenizer asks whether the chunk is a URL), split as spaCy 3.8.18
+    /// splits them (its output, pasted). Before the matcher was written by hand,
+    /// "127.0.\u{663}.1/a-b" and "172.2\u{663}.0.1/a-b" were kept whole.
+    #[test]
+    fn addresses_split_as_spacy_splits() {
+        let cases: &[(&str, &[&str])] = &[
+            ("8.8.8.8/a-b", &["8.8.8.8/a-b"]),
+            ("10.0.0.1/a-b", &["10.0.0.1", "/", "a", "-", "b"]),
+            ("10.0.0.\u{663}/a-b", &["10.0.0.\u{663}/a", "-", "b"]),
+            (
+                "127.0.\u{663}.1/a-b",
+                &["127.0.\u{663}.1", "/", "a", "-", "b"],
+            ),
+            ("172.16.0.1/a-b", &["172.16.0.1", "/", "a", "-", "b"]),
+            (
+                "172.2\u{663}.0.1/a-b",
+                &["172.2\u{663}.0.1", "/", "a", "-", "b"],
+            ),
+            ("172.32.0.1/a-b", &["172.32.0.1/a-b"]),
+            ("172.1\u{666}.0.1/a-b", &["172.1\u{666}.0.1/a-b"]),
+            ("192.168.1.1/a-b", &["192.168.1.1", "/", "a", "-", "b"]),
+            ("192.169.1.1/a-b", &["192.169.1.1/a-b"]),
+            ("1\u{663}.0.0.1/a-b", &["1\u{663}.0.0.1/a-b"]),
+            ("x.y:8\u{10d40}/a-b", &["x.y:8\u{10d40}/a", "-", "b"]),
+            ("x.y:8\u{663}/a-b", &["x.y:8\u{663}/a", "-", "b"]),
+            (
+                "x.y:\u{10d40}\u{10d40}/a-b",
+                &["x.y:\u{10d40}\u{10d40}/a", "-", "b"],
+            ),
+            ("1.2.3.\u{6f4}\u{6f4}/a-b", &["1.2.3.\u{6f4}\u{6f4}/a-b"]),
+            ("u@10.0.0.\u{663}/a-b", &["u@10.0.0.\u{663}/a", "-", "b"]),
+            ("ab://10.0.0.1/a-b", &["ab://10.0.0.1", "/", "a", "-", "b"]),
+        ];
+        for &(chunk, tokens) in cases {
+            assert_eq!(crate::words::spacy::words(chunk), tokens, "{chunk}");
+        }
     }
 }
