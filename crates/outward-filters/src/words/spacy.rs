@@ -997,10 +997,17 @@ fn find_prefix(s: &str) -> usize {
             return n;
         }
     }
-    if !c.is_ascii() && in_ranges(tables::SYMBOL, c as u32) {
+    if is_icon(c) {
         return c.len_utf8();
     }
     0
+}
+
+/// A character of spaCy's icon class (`tables::SYMBOL`), the last alternative of its prefix,
+/// suffix and infix patterns: tested only when not ASCII, as the class holds no ASCII
+/// character (`the_icon_class_holds_no_ascii_character`).
+fn is_icon(c: char) -> bool {
+    !c.is_ascii() && in_ranges(tables::SYMBOL, c as u32)
 }
 
 fn char_before(s: &str, end: usize) -> Option<char> {
@@ -1053,8 +1060,7 @@ fn find_suffix(s: &str) -> usize {
     if dots >= 2 {
         best = best.max(dots);
     }
-    // The icon class holds no ASCII character (as `find_prefix` and `find_infixes` read it).
-    if !last.is_ascii() && in_ranges(tables::SYMBOL, last as u32) {
+    if is_icon(last) {
         best = best.max(last.len_utf8());
     }
     if last == '.' && best == 0 {
@@ -1095,7 +1101,7 @@ fn find_infixes(s: &str, found: &mut Vec<(usize, usize)>) {
             Some(leading_dots(rest))
         } else if c == '…' {
             Some(c.len_utf8())
-        } else if !c.is_ascii() && in_ranges(tables::SYMBOL, c as u32) {
+        } else if is_icon(c) {
             Some(c.len_utf8())
         } else if matches!(c, '+' | '-' | '*' | '^')
             && before.is_some_and(|b| b.is_ascii_digit())
@@ -1332,8 +1338,8 @@ mod tests {
         assert!(shortcuts > 2000, "{shortcuts}");
     }
 
-    /// The affix and infix searches test a character against the icon class only when it is
-    /// not ASCII: the class holds none.
+    /// `is_icon` tests a character against the icon class only when it is not ASCII: the
+    /// class holds none.
     #[test]
     fn the_icon_class_holds_no_ascii_character() {
         assert!(tables::SYMBOL.iter().all(|&(lo, _)| lo >= 0x80));

@@ -190,7 +190,7 @@ fn three_digit_number(
         || (a == Some('2') && b == Some(top_tens) && in_range(c, top_units))
 }
 
-/// A decimal digit of Unicode's (the regex crate's `\d`, Python's `str.isdecimal`).
+/// A decimal digit as Python's `str.isdecimal` (and its `re`'s `\d`) reads it.
 fn is_digit(c: Option<char>) -> bool {
     c.is_some_and(python::is_decimal)
 }
