@@ -149,9 +149,13 @@ pub(crate) fn bytes_from<const N: usize>(text: &[u8], word: &[u8]) -> Option<[u8
     }
     let at = (word.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
     // Two shared slices over the same bytes hold the same bytes: a word whose start lies
-    // inside the text, with its bytes in it, is those bytes of the text.
-    let bytes = text.get(at..at.checked_add(N)?)?;
-    Some(bytes.try_into().expect("N bytes"))
+    // inside the text, with its bytes in it, is those bytes of the text. (The last start
+    // with `N` bytes after it is the same for every word: one comparison a word.)
+    let last_start = text.len().checked_sub(N)?;
+    if at > last_start {
+        return None;
+    }
+    Some(text[at..at + N].try_into().expect("N bytes"))
 }
 
 /// `a * b` folded to 64 bits (the high half xor the low): the step of the hashes of long

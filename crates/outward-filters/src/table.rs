@@ -46,7 +46,17 @@ impl<K: Key, V: Copy + Default> Table<K, V> {
     /// The slot of `key`, and whether it holds it already (else it is the free slot where
     /// it goes).
     fn probe(&self, key: K) -> (usize, bool) {
-        probe(&self.slots, self.shift, self.generation, key)
+        probe(
+            &self.slots[..self.in_use()],
+            self.shift,
+            self.generation,
+            key,
+        )
+    }
+
+    /// How many slots are in use: `2^(64 - shift)`.
+    fn in_use(&self) -> usize {
+        1usize << (64 - self.shift)
     }
 
     /// The slots in use, apart from the table, for a loop of [`Slots::entry`] that also
@@ -54,7 +64,7 @@ impl<K: Key, V: Copy + Default> Table<K, V> {
     /// through `&mut Table` it loaded them again after each write (the word numbering).
     pub(crate) fn slots(&mut self) -> Slots<'_, K, V> {
         debug_assert!(self.shift > 0, "a table is reset before it is used");
-        let in_use = 1usize << (64 - self.shift);
+        let in_use = self.in_use();
         Slots {
             slots: &mut self.slots[..in_use],
             shift: self.shift,
@@ -65,7 +75,14 @@ impl<K: Key, V: Copy + Default> Table<K, V> {
     /// The slot of `key` (inserted with `init` when absent), whether it held `key` already,
     /// and its value.
     pub(crate) fn entry(&mut self, key: K, init: V) -> (usize, bool, &mut V) {
-        entry(&mut self.slots, self.shift, self.generation, key, init)
+        let in_use = self.in_use();
+        entry(
+            &mut self.slots[..in_use],
+            self.shift,
+            self.generation,
+            key,
+            init,
+        )
     }
 
     /// The value of `key`, if the table holds it.
@@ -80,11 +97,12 @@ impl<K: Key, V: Copy + Default> Table<K, V> {
     }
 }
 
-/// The slot of `key` in `slots` (the first `2^(64 - shift)` in use, those of `generation`
+/// The slot of `key` in `slots` (the `2^(64 - shift)` in use, those of `generation`
 /// filled), and whether it holds `key` (else it is the free slot where `key` goes).
 #[inline(always)]
 fn probe<K: Key, V>(slots: &[(K, V, u32)], shift: u32, generation: u32, key: K) -> (usize, bool) {
-    let mask = (1usize << (64 - shift)) - 1;
+    // The length is a power of two: one less is the mask.
+    let mask = slots.len() - 1;
     let mut i = (key.spread() >> shift) as usize;
     loop {
         let slot = &slots[i];

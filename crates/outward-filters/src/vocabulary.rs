@@ -38,42 +38,64 @@ pub(crate) fn number<'a>(text: &str, words: &[&'a str]) -> Vocabulary<'a> {
     let text = text.as_bytes();
     WORDS.with_borrow_mut(|table| {
         table.reset(words.len());
-        // A long word whose hash another word holds (never seen in practice) gets its id here.
-        let mut clashes: FxHashMap<&str, u32> = FxHashMap::default();
-        let mut distinct: Vec<&'a str> = Vec::with_capacity(words.len());
-        // Pushed, not zeroed first (zeroing a list the size of the words was 9M instructions
-        // on dragnet): a new word's count starts at 0.
-        let mut counts: Vec<u32> = Vec::with_capacity(words.len());
-        let mut ids: Vec<u32> = Vec::with_capacity(words.len());
+        let mut new = NewWords {
+            distinct: Vec::with_capacity(words.len()),
+            clashes: FxHashMap::default(),
+        };
         let mut slots = table.slots();
-        for &w in words {
-            let id = match short_key_in(text, w.as_bytes()) {
-                // A short word is its key: found, it is the word that took it.
-                Some(key) => match slots.entry(key, u32::MAX) {
-                    (true, held) => *held,
-                    (false, held) => {
-                        *held = distinct.len() as u32;
-                        distinct.push(w);
-                        *held
-                    }
-                },
-                None => long_word_id(text, w, &mut slots, &mut distinct, &mut clashes),
-            };
-            if id as usize == counts.len() {
-                counts.push(0);
-            }
+        let mut ids: Vec<u32> = Vec::with_capacity(words.len());
+        // Extended from the words' iterator, whose length is known: no check of room per
+        // word, and a new word's bookkeeping apart, so the loop keeps its registers.
+        ids.extend(
+            words
+                .iter()
+                .map(|&w| match short_key_in(text, w.as_bytes()) {
+                    // A short word is its key: found, it is the word that took it.
+                    Some(key) => match slots.entry(key, u32::MAX) {
+                        (true, held) => *held,
+                        (false, held) => new.short(held, w),
+                    },
+                    None => long_word_id(text, w, &mut slots, &mut new),
+                }),
+        );
+        // Counted after: a second pass of a few instructions a word, where counting in the
+        // loop above cost it registers.
+        let mut counts = vec![0u32; new.distinct.len()];
+        for &id in &ids {
             counts[id as usize] += 1;
-            ids.push(id);
         }
         if table.slots.len() > KEPT_SLOTS {
             *table = Table::default();
         }
         Vocabulary {
             ids,
-            distinct,
+            distinct: new.distinct,
             counts,
         }
     })
+}
+
+/// The words numbered so far, for a word seen first.
+struct NewWords<'a> {
+    /// Each id's word.
+    distinct: Vec<&'a str>,
+    /// A long word whose hash another word holds (never seen in practice) gets its id here.
+    clashes: FxHashMap<&'a str, u32>,
+}
+
+impl<'a> NewWords<'a> {
+    /// The next id, for `w`, seen first, whose key took the slot `held`.
+    fn short(&mut self, held: &mut u32, w: &'a str) -> u32 {
+        *held = self.next(w);
+        *held
+    }
+
+    /// The next id, for `w`.
+    fn next(&mut self, w: &'a str) -> u32 {
+        let id = self.distinct.len() as u32;
+        self.distinct.push(w);
+        id
+    }
 }
 
 /// The id of a word longer than a short key holds: keyed by a hash of its bytes, checked
@@ -84,20 +106,18 @@ fn long_word_id<'a>(
     text: &[u8],
     w: &'a str,
     slots: &mut Slots<'_, u64, u32>,
-    distinct: &mut Vec<&'a str>,
-    clashes: &mut FxHashMap<&'a str, u32>,
+    new: &mut NewWords<'a>,
 ) -> u32 {
     let (found, held) = slots.entry(long_key(text, w.as_bytes()), u32::MAX);
-    if found && same_word(text, distinct[*held as usize], w) {
+    if found && same_word(text, new.distinct[*held as usize], w) {
         return *held;
     }
-    if found && let Some(&id) = clashes.get(w) {
+    if found && let Some(&id) = new.clashes.get(w) {
         return id;
     }
-    let id = distinct.len() as u32;
-    distinct.push(w);
+    let id = new.next(w);
     if found {
-        clashes.insert(w, id);
+        new.clashes.insert(w, id);
     } else {
         *held = id;
     }
