@@ -20,6 +20,9 @@ pub(crate) struct Vocabulary<'a> {
     pub ids: Vec<u32>,
     /// Each id's word (its first occurrence).
     pub distinct: Vec<&'a str>,
+    /// Each id's key: a word of up to 7 bytes is its `short_key` (its bytes, its length in
+    /// the top byte); a longer word's is a hash, `LONG`'s bit set.
+    pub keys: Vec<u64>,
     /// How often each id's word occurs.
     pub counts: Vec<u32>,
 }
@@ -40,6 +43,7 @@ pub(crate) fn number<'a>(text: &str, words: &[&'a str]) -> Vocabulary<'a> {
         table.reset(words.len());
         let mut new = NewWords {
             distinct: Vec::with_capacity(words.len()),
+            keys: Vec::with_capacity(words.len()),
             clashes: FxHashMap::default(),
         };
         let mut slots = table.slots();
@@ -53,7 +57,7 @@ pub(crate) fn number<'a>(text: &str, words: &[&'a str]) -> Vocabulary<'a> {
                     // A short word is its key: found, it is the word that took it.
                     Some(key) => match slots.entry(key, u32::MAX) {
                         (true, held) => *held,
-                        (false, held) => new.short(held, w),
+                        (false, held) => new.short(held, w, key),
                     },
                     None => long_word_id(text, w, &mut slots, &mut new),
                 }),
@@ -70,6 +74,7 @@ pub(crate) fn number<'a>(text: &str, words: &[&'a str]) -> Vocabulary<'a> {
         Vocabulary {
             ids,
             distinct: new.distinct,
+            keys: new.keys,
             counts,
         }
     })
@@ -79,21 +84,24 @@ pub(crate) fn number<'a>(text: &str, words: &[&'a str]) -> Vocabulary<'a> {
 struct NewWords<'a> {
     /// Each id's word.
     distinct: Vec<&'a str>,
+    /// Each id's key.
+    keys: Vec<u64>,
     /// A long word whose hash another word holds (never seen in practice) gets its id here.
     clashes: FxHashMap<&'a str, u32>,
 }
 
 impl<'a> NewWords<'a> {
     /// The next id, for `w`, seen first, whose key took the slot `held`.
-    fn short(&mut self, held: &mut u32, w: &'a str) -> u32 {
-        *held = self.next(w);
+    fn short(&mut self, held: &mut u32, w: &'a str, key: u64) -> u32 {
+        *held = self.next(w, key);
         *held
     }
 
-    /// The next id, for `w`.
-    fn next(&mut self, w: &'a str) -> u32 {
+    /// The next id, for `w` of key `key`.
+    fn next(&mut self, w: &'a str, key: u64) -> u32 {
         let id = self.distinct.len() as u32;
         self.distinct.push(w);
+        self.keys.push(key);
         id
     }
 }
@@ -108,14 +116,15 @@ fn long_word_id<'a>(
     slots: &mut Slots<'_, u64, u32>,
     new: &mut NewWords<'a>,
 ) -> u32 {
-    let (found, held) = slots.entry(long_key(text, w.as_bytes()), u32::MAX);
+    let key = long_key(text, w.as_bytes());
+    let (found, held) = slots.entry(key, u32::MAX);
     if found && same_word(text, new.distinct[*held as usize], w) {
         return *held;
     }
     if found && let Some(&id) = new.clashes.get(w) {
         return id;
     }
-    let id = new.next(w);
+    let id = new.next(w, key | LONG);
     if found {
         new.clashes.insert(w, id);
     } else {
@@ -123,6 +132,10 @@ fn long_word_id<'a>(
     }
     id
 }
+
+/// The bit that marks a long word's key in `Vocabulary::keys` (a short key's top byte is its
+/// length, under 8; `long_key`'s is 0 in the table).
+pub(crate) const LONG: u64 = 1 << 63;
 
 /// A word of under 16 bytes as one number, its bytes first lowest (`None` for a longer one):
 /// where it is a slice of `text` with sixteen bytes from its start, those read at once and
@@ -181,6 +194,18 @@ mod tests {
         let v = number(text, &words);
         assert_eq!(v.ids, [0, 1, 0, 2, 1, 3, 1]);
         assert_eq!(v.counts, [2, 3, 1, 1]);
+        // Each word's key: a short word's is its `short_key` (read from the text), a long
+        // word's is marked.
+        let text = "a be the that have extraordinary a the";
+        let words: Vec<&str> = text.split(' ').collect();
+        let v = number(text, &words);
+        for (w, &key) in v.distinct.iter().zip(&v.keys) {
+            match crate::doc::short_key(w.as_bytes()) {
+                Some(short) => assert_eq!(key, short, "{w}"),
+                None => assert_ne!(key & LONG, 0, "{w}"),
+            }
+        }
+        assert_eq!(v.keys.len(), 6);
     }
 
     /// Ids by first occurrence, short and long words, non-ASCII and words that share a

@@ -5,7 +5,7 @@
 use outward_base::counts::FilterRule;
 use serde::{Deserialize, Serialize};
 
-use crate::doc::{Doc, bytes_from, enabled, ratio, short_key, short_key_in};
+use crate::doc::{Doc, bytes_from, enabled, ratio, short_key};
 use crate::table::Table;
 use crate::words::{is_datatrove_punctuation, python, spacy};
 use memchr::memmem;
@@ -136,9 +136,16 @@ impl<'t> WordsOf<'t> {
         }
     }
 
-    /// The word `w`, a slice of `text` (else read as it is).
-    fn word(&self, text: &[u8], w: &str) -> Word {
-        let (symbols_only, has_alpha, chars) = if ascii_letters(text, w) {
+    /// The word `w`, a slice of `text` (else read as it is), of key `key` in the document's
+    /// vocabulary: a word of up to 7 bytes is read from its key.
+    fn word(&self, text: &[u8], w: &str, key: u64) -> Word {
+        let short = w.len() <= 7;
+        let letters = match short {
+            // The key's byte after the word's is 0, no letter.
+            true => !w.is_empty() && spacy::leading_ascii_letters(key) >= w.len(),
+            false => ascii_letters(text, w),
+        };
+        let (symbols_only, has_alpha, chars) = if letters {
             // Most words: no punctuation, a letter, a character a byte.
             (false, true, w.len())
         } else {
@@ -160,9 +167,9 @@ impl<'t> WordsOf<'t> {
         };
         let maybe_stop = w.len() >= 64 || self.stop_lengths & (1 << w.len()) != 0;
         let stop = maybe_stop
-            .then(|| match short_key_in(text, w.as_bytes()) {
-                Some(key) => self.short_stops.get(key).map(|&i| i as usize),
-                None => self.stop_words.iter().position(|s| s == w),
+            .then(|| match short {
+                true => self.short_stops.get(key).map(|&i| i as usize),
+                false => self.stop_words.iter().position(|s| s == w),
             })
             .flatten();
         Word {
@@ -233,8 +240,9 @@ pub fn measure(doc: &Doc, thresholds: &Thresholds) -> Signals {
     let mut totals = Totals::new(thresholds.stop_words.len());
     // Each distinct word is read once, and counted as often as it occurs.
     let vocabulary = doc.vocabulary();
-    for (w, &n) in vocabulary.distinct.iter().zip(&vocabulary.counts) {
-        totals.add(&words_of.word(text.as_bytes(), w), n as usize);
+    let keyed = vocabulary.distinct.iter().zip(&vocabulary.keys);
+    for ((w, &key), &n) in keyed.zip(&vocabulary.counts) {
+        totals.add(&words_of.word(text.as_bytes(), w, key), n as usize);
     }
     let Totals {
         non_symbol,
@@ -340,8 +348,13 @@ mod tests {
         assert_eq!(measure(&doc, &thresholds).stop_words, 3);
     }
 
-    /// A word read from its text (sixteen bytes at once for letters) is the word read as it
-    /// is: words of letters up to and past sixteen, at the text's end, with marks, digits and
+    /// A word's key as the vocabulary gives it (a long word's is not read).
+    fn key_of(w: &str) -> u64 {
+        short_key(w.as_bytes()).unwrap_or(crate::vocabulary::LONG)
+    }
+
+    /// A word read from its text (sixteen bytes at once for letters) or from its key (up to
+    /// seven bytes) is the word read as it is, character by character: words of letters up to and past sixteen, at the text's end, with marks, digits and
     /// characters that are not ASCII, next to letters in the text.
     #[test]
     fn a_word_read_from_its_text_is_the_word_read_alone() {
@@ -358,11 +371,22 @@ mod tests {
             }),
         );
         for w in words {
-            let (read, alone) = (words_of.word(text.as_bytes(), w), words_of.word(b"", w));
-            assert_eq!(read.symbols_only, alone.symbols_only, "{w:?}");
-            assert_eq!(read.has_alpha, alone.has_alpha, "{w:?}");
-            assert_eq!(read.chars, alone.chars, "{w:?}");
-            assert_eq!(read.stop, alone.stop, "{w:?}");
+            let key = key_of(w);
+            let (read, alone) = (
+                words_of.word(text.as_bytes(), w, key),
+                words_of.word(b"", w, key),
+            );
+            // What DataTrove asks of the word, char by char.
+            let truth = (
+                w.chars().all(is_datatrove_punctuation),
+                w.chars().any(python::is_alpha),
+                python::len(w),
+                thresholds.stop_words.iter().position(|s| s == w),
+            );
+            for word in [read, alone] {
+                let got = (word.symbols_only, word.has_alpha, word.chars, word.stop);
+                assert_eq!(got, truth, "{w:?}");
+            }
         }
         assert!(ascii_letters(text.as_bytes(), "abcdefghijklmnop"));
         assert!(!ascii_letters(
@@ -385,7 +409,7 @@ mod tests {
         let mut by_words = Totals::new(thresholds.stop_words.len());
         doc.words
             .iter()
-            .for_each(|w| by_words.add(&words_of.word(text.as_bytes(), w), 1));
+            .for_each(|w| by_words.add(&words_of.word(text.as_bytes(), w, key_of(w)), 1));
         assert!(doc.vocabulary().distinct.len() < doc.words.len());
         assert_eq!(by_ids.non_symbol_words, by_words.non_symbol);
         assert_eq!(
