@@ -260,11 +260,13 @@ impl<'d> NGrams<'d> {
     /// characters of the most frequent n-gram (words joined by spaces; the first seen among
     /// equals) times its count; 0 without any n-gram.
     ///
-    /// Only n-grams seen twice are counted: for the 2-grams, those `SeenTwice` lets through;
-    /// an n-gram seen twice is made of two (n-1)-grams seen twice, so after the 2-grams each
-    /// pass counts only the positions whose two (n-1)-grams repeat, keyed by the slot its
-    /// (n-1)-gram took in the pass before and its last word's id. When no n-gram repeats,
-    /// every one is seen once and the first is the most frequent.
+    /// Only n-grams that can repeat are counted: the 2-grams of two words that repeat; an
+    /// n-gram seen twice is made of two (n-1)-grams seen twice, so after the 2-grams each pass
+    /// counts only the positions whose two (n-1)-grams repeat, keyed by the slot its (n-1)-gram
+    /// took in the pass before and its last word's id. When no n-gram repeats, every one is
+    /// seen once and the first is the most frequent. (A bit set of the 2-grams seen twice in
+    /// front of their table cost more than the table entries it saved: 6.8M instructions on
+    /// dragnet's texts, 2026-12-03.)
     #[inline(never)]
     fn top_chars(&self, tables: &mut Tables) -> [usize; 3] {
         let mut top = [0; 3];
@@ -272,11 +274,7 @@ impl<'d> NGrams<'d> {
         if len < 2 {
             return top;
         }
-        let twice = &mut tables.twice;
-        let pair = |i: usize| (self.ids[i] as u64) << 32 | self.ids[i + 1] as u64;
-        // A 2-gram repeats only if both its words do: only those positions are kept, and go
-        // into the bit set; then only those the bit set lets through.
-        twice.reset(len - 1, 16);
+        // A 2-gram repeats only if both its words do: only those positions are counted.
         let candidates = &mut tables.candidates;
         candidates.clear();
         let mut word_repeats = self.counts[self.ids[0] as usize] > 1;
@@ -284,11 +282,9 @@ impl<'d> NGrams<'d> {
             let next_repeats = self.counts[self.ids[i] as usize] > 1;
             if word_repeats && next_repeats {
                 candidates.push(i as u32 - 1);
-                twice.add(pair(i - 1));
             }
             word_repeats = next_repeats;
         }
-        keep_where(candidates, |i| twice.maybe_twice(pair(i as usize)));
         // Each candidate's (n-1)-gram as a number: for the 2-grams, its first word's id;
         // then the slot the (n-1)-gram took in the pass before (one slot per distinct key).
         let prefixes = &mut tables.prefixes;
@@ -474,7 +470,7 @@ fn keep_where(list: &mut Vec<u32>, mut keep: impl FnMut(u32) -> bool) {
 }
 
 /// Which keys were added at least twice, and some that were added once (a key shares its bit
-/// with others): two bit sets of 16 or 32 bits per key, small enough to stay in cache, where a
+/// with others): two bit sets of 32 bits per key (the windows'), small enough to stay in cache, where a
 /// hash table of the keys was not. A pass that counts exactly needs to visit only the keys let
 /// through.
 #[derive(Default)]
@@ -498,10 +494,6 @@ impl SeenTwice {
         key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift
     }
 
-    fn add(&mut self, key: u64) {
-        self.add_bit(self.bit_of(key));
-    }
-
     fn add_bit(&mut self, bit: u64) {
         let (word, mask) = (bit as usize / 64, 1 << (bit % 64));
         let [once, twice] = &mut self.words[word];
@@ -509,12 +501,7 @@ impl SeenTwice {
         *once |= mask;
     }
 
-    /// False only for a key added at most once.
-    fn maybe_twice(&self, key: u64) -> bool {
-        self.twice_at(self.bit_of(key))
-    }
-
-    /// `maybe_twice` of the key kept by `bit`.
+    /// False only for a key (kept by `bit`) added at most once.
     fn twice_at(&self, bit: u64) -> bool {
         self.words[bit as usize / 64][1] & (1 << (bit % 64)) != 0
     }
