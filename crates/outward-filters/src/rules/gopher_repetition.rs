@@ -137,12 +137,11 @@ struct Tables {
     top: Table<u64, (u32, u32)>,
     twice: SeenTwice,
     seen: Table<u128, ()>,
-    slot: Vec<u32>,
     /// Each word start's window, as the bit of `twice` its hash keeps (the repeated n-gram
     /// passes).
     windows: Vec<u64>,
     candidates: Vec<u32>,
-    /// Each top n-gram candidate's (n-1)-gram, numbered.
+    /// Each top n-gram candidate's (n-1)-gram, numbered (then the slot its n-gram took).
     prefixes: Vec<u32>,
     /// The lists of the last document's `NGrams`, for the next to fill (not allocated and
     /// zeroed again for each document).
@@ -181,7 +180,7 @@ impl Tables {
         size_of_val(&self.top.slots[..])
             + size_of_val(&self.seen.slots[..])
             + 16 * self.twice.words.capacity()
-            + 4 * (self.slot.capacity() + self.candidates.capacity() + self.prefixes.capacity())
+            + 4 * (self.candidates.capacity() + self.prefixes.capacity())
             + 8 * self.windows.capacity()
             + 8 * self.spare.starts.capacity()
             + self.spare.joined.capacity()
@@ -298,16 +297,15 @@ impl<'d> NGrams<'d> {
             // The table's slots apart from the lists written beside them, so that its
             // slots, shift and generation stay in registers.
             let mut table = tables.top.slots();
-            let slots = &mut tables.slot;
-            slots.clear();
             let (mut best_count, mut best_first) = (1u32, 0u32);
-            for (&i, &prefix) in candidates.iter().zip(prefixes.iter()) {
+            // Each candidate's prefix, once read, is replaced by the slot its n-gram took.
+            for (&i, prefix) in candidates.iter().zip(prefixes.iter_mut()) {
                 let i = i as usize;
                 // The (n-1)-gram's number and the last word's id (each plus 1, so no key is
                 // 0) are the n-gram exactly.
-                let key = (prefix as u64 + 1) << 32 | (self.ids[i + n - 1] as u64 + 1);
+                let key = (*prefix as u64 + 1) << 32 | (self.ids[i + n - 1] as u64 + 1);
                 let (at, _, entry) = table.entry_at(key, (0, i as u32));
-                slots.push(at as u32);
+                *prefix = at as u32;
                 entry.0 += 1;
                 let (count, first) = *entry;
                 // The most frequent; among equals, the first seen (Counter.most_common).
@@ -317,17 +315,17 @@ impl<'d> NGrams<'d> {
             }
             top[slot] = (self.span_chars(best_first as usize, n) + n - 1) * best_count as usize;
             // The next n's candidates: where this n-gram and the one after it repeat, with
-            // this n-gram's slot as their number. A repeated n-gram is a candidate (made of
-            // repeated (n-1)-grams), so the one after position i is the next candidate when
-            // that is i + 1.
+            // this n-gram's slot (now in `prefixes`) as their number. A repeated n-gram is a
+            // candidate (made of repeated (n-1)-grams), so the one after position i is the
+            // next candidate when that is i + 1.
             let mut kept = 0;
             for k in 0..candidates.len() {
                 let i = candidates[k] as usize;
                 let next_repeats = candidates.get(k + 1) == Some(&(i as u32 + 1))
-                    && table.value(slots[k + 1] as usize).0 > 1;
-                if i + n < len && next_repeats && table.value(slots[k] as usize).0 > 1 {
+                    && table.value(prefixes[k + 1] as usize).0 > 1;
+                if i + n < len && next_repeats && table.value(prefixes[k] as usize).0 > 1 {
                     candidates[kept] = i as u32;
-                    prefixes[kept] = slots[k];
+                    prefixes[kept] = prefixes[k];
                     kept += 1;
                 }
             }
