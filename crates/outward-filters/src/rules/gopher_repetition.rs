@@ -367,15 +367,6 @@ impl<'d> NGrams<'d> {
         u128::from_le_bytes(window)
     }
 
-    /// A hash of the `WINDOW` bytes of the joined words from `at`.
-    fn window(&self, at: usize) -> u64 {
-        let bytes = self.window_bytes(at);
-        (bytes as u64)
-            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
-            .rotate_left(29)
-            ^ (bytes >> 64) as u64
-    }
-
     /// Whether the n-gram at word i is shorter than `WINDOW` bytes.
     fn short(&self, i: usize, n: usize) -> bool {
         self.starts[i + n] - self.starts[i] < WINDOW
@@ -403,18 +394,15 @@ impl<'d> NGrams<'d> {
         twice.reset(total, 32);
         let windows = &mut tables.windows;
         windows.clear();
-        windows.extend(self.starts[..total].iter().map(|&at| {
-            let bit = twice.bit_of(self.window(at));
-            twice.add_bit(bit);
-            bit
-        }));
+        twice.add_windows(&self.joined, &self.starts[..total], windows);
         // The 5-grams that may repeat: those shorter than a window, and those whose window
         // the bit set lets through.
         let candidates = &mut tables.candidates;
         candidates.clear();
+        let twice_at = twice.twice_test();
         let spans = self.starts.iter().zip(&self.starts[5..]);
         for (i, (&bit, (&start, &end))) in windows.iter().zip(spans).enumerate() {
-            if end - start < WINDOW || twice.twice_at(bit) {
+            if end - start < WINDOW || twice_at(bit) {
                 candidates.push(i as u32);
             }
         }
@@ -429,7 +417,7 @@ impl<'d> NGrams<'d> {
             if n > 5 {
                 keep_where(candidates, |i| {
                     let i = i as usize;
-                    i <= last && (self.short(i, n) || twice.twice_at(windows[i]))
+                    i <= last && (self.short(i, n) || twice_at(windows[i]))
                 });
             }
             let seen = &mut tables.seen;
@@ -487,21 +475,33 @@ impl SeenTwice {
         self.shift = 64 - bits.trailing_zeros();
     }
 
-    /// The bit that keeps `key`.
-    fn bit_of(&self, key: u64) -> u64 {
-        key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift
+    /// Adds the window of each of `starts` (the `WINDOW` bytes of `joined` from it, hashed),
+    /// and gives the bit that keeps it into `bits`. The set's parts are read once, before the
+    /// loop (through `self` they were loaded again for each window).
+    fn add_windows(&mut self, joined: &[u8], starts: &[usize], bits: &mut Vec<u64>) {
+        let shift = self.shift;
+        let words = &mut self.words[..];
+        bits.extend(starts.iter().map(|&at| {
+            let window: [u8; WINDOW] = joined[at..at + WINDOW].try_into().expect("a window");
+            let bytes = u128::from_le_bytes(window);
+            let hash = (bytes as u64)
+                .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                .rotate_left(29)
+                ^ (bytes >> 64) as u64;
+            let bit = hash.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> shift;
+            let (word, mask) = (bit as usize / 64, 1 << (bit % 64));
+            let [once, twice] = &mut words[word];
+            *twice |= *once & mask;
+            *once |= mask;
+            bit
+        }));
     }
 
-    fn add_bit(&mut self, bit: u64) {
-        let (word, mask) = (bit as usize / 64, 1 << (bit % 64));
-        let [once, twice] = &mut self.words[word];
-        *twice |= *once & mask;
-        *once |= mask;
-    }
-
-    /// False only for a key (kept by `bit`) added at most once.
-    fn twice_at(&self, bit: u64) -> bool {
-        self.words[bit as usize / 64][1] & (1 << (bit % 64)) != 0
+    /// A test false only for a key (kept by the bit it is given) added at most once: the
+    /// set's bits read once, for a loop of tests.
+    fn twice_test(&self) -> impl Fn(u64) -> bool + '_ {
+        let words = &self.words[..];
+        move |bit| words[bit as usize / 64][1] & (1 << (bit % 64)) != 0
     }
 }
 
