@@ -219,20 +219,24 @@ impl<'d> NGrams<'d> {
         }
         // With it, each word's start in the joined string (and the end of the last).
         let mut starts = emptied(spare.starts, words.len() + 1);
-        let mut b = 0;
-        starts.push(b);
+        starts.push(0);
         // Extended from the words' iterator, whose length is known: no check of room per word.
-        starts.extend(words.iter().map(|w| {
+        // The closure owns its offset and its view of the list (moved in, they stay in
+        // registers; borrowed, they were stored and loaded again at each word).
+        let mut b = 0;
+        let into = &mut joined[..];
+        starts.extend(words.iter().map(move |w| {
             let word = w.as_bytes();
             let len = word.len();
             match bytes_from::<16>(text, word) {
                 // Sixteen bytes as one array: a copy of a length known when compiled.
-                Some(sixteen) => joined[b..b + 16].copy_from_slice(&sixteen),
-                None => joined[b..b + len].copy_from_slice(word),
+                Some(sixteen) => into[b..b + 16].copy_from_slice(&sixteen),
+                None => into[b..b + len].copy_from_slice(word),
             }
             b += len;
             b
         }));
+        let b = starts[words.len()];
         joined[b..b + WINDOW].fill(0);
         NGrams {
             ids: &vocabulary.ids,
@@ -481,7 +485,7 @@ impl SeenTwice {
     fn add_windows(&mut self, joined: &[u8], starts: &[usize], bits: &mut Vec<u64>) {
         let shift = self.shift;
         let words = &mut self.words[..];
-        bits.extend(starts.iter().map(|&at| {
+        bits.extend(starts.iter().map(move |&at| {
             let window: [u8; WINDOW] = joined[at..at + WINDOW].try_into().expect("a window");
             let bytes = u128::from_le_bytes(window);
             let hash = (bytes as u64)
