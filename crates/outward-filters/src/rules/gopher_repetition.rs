@@ -277,17 +277,21 @@ impl<'d> NGrams<'d> {
         if len < 2 {
             return top;
         }
-        // A 2-gram repeats only if both its words do: only those positions are counted.
-        let candidates = &mut tables.candidates;
-        candidates.clear();
+        // A 2-gram repeats only if both its words do: only those positions are counted. (The
+        // list is taken out of the tables for the loop, so that its length stays in a
+        // register.)
+        let mut found = std::mem::take(&mut tables.candidates);
+        found.clear();
         let mut word_repeats = self.counts[self.ids[0] as usize] > 1;
         for i in 1..len {
             let next_repeats = self.counts[self.ids[i] as usize] > 1;
             if word_repeats && next_repeats {
-                candidates.push(i as u32 - 1);
+                found.push(i as u32 - 1);
             }
             word_repeats = next_repeats;
         }
+        tables.candidates = found;
+        let candidates = &mut tables.candidates;
         // Each candidate's (n-1)-gram as a number: for the 2-grams, its first word's id;
         // then the slot the (n-1)-gram took in the pass before (one slot per distinct key).
         let prefixes = &mut tables.prefixes;
@@ -401,15 +405,18 @@ impl<'d> NGrams<'d> {
         twice.add_windows(&self.joined, &self.starts[..total], windows);
         // The 5-grams that may repeat: those shorter than a window, and those whose window
         // the bit set lets through.
-        let candidates = &mut tables.candidates;
-        candidates.clear();
+        // (The list is taken out of the tables for the loop: its length stays in a register.)
+        let mut found = std::mem::take(&mut tables.candidates);
+        found.clear();
         let twice_at = twice.twice_test();
         let spans = self.starts.iter().zip(&self.starts[5..]);
         for (i, (&bit, (&start, &end))) in windows.iter().zip(spans).enumerate() {
             if end - start < WINDOW || twice_at(bit) {
-                candidates.push(i as u32);
+                found.push(i as u32);
             }
         }
+        tables.candidates = found;
+        let candidates = &mut tables.candidates;
         for (slot, n) in (5..=10).enumerate() {
             if total < n {
                 break;
