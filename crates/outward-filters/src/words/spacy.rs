@@ -61,7 +61,17 @@ fn words_into<'a>(text: &'a str, words: &mut Vec<&'a str>) {
 
 /// The tokens of `text` into `out`; with `WORDS`, only those of its chunks that are not white
 /// space (a chunk is all white space or none, and so are its tokens).
-fn split<'a, const WORDS: bool>(text: &'a str, out: &mut Vec<&'a str>) {
+fn split<'a, const WORDS: bool>(text: &'a str, tokens: &mut Vec<&'a str>) {
+    // The list is taken for the loop and given back after: a list of the loop's own keeps its
+    // length in a register between pushes.
+    let mut list = std::mem::take(tokens);
+    split_into::<WORDS>(text, &mut list);
+    *tokens = list;
+}
+
+/// `split` into `out`, a list of the caller's own.
+#[inline(always)]
+fn split_into<'a, const WORDS: bool>(text: &'a str, out: &mut Vec<&'a str>) {
     out.clear();
     let add = |s: &'a str, kind: Chunk, out: &mut Vec<&'a str>| match kind {
         Chunk::Letters => letters(s, out),
