@@ -209,7 +209,9 @@ pub fn splitlines(s: &str) -> Vec<&str> {
 /// `re.split(r"\n{min,}", text)`: the pieces between runs of at least `min` line feeds.
 pub fn split_line_feed_runs(text: &str, min: usize) -> Vec<&str> {
     let bytes = text.as_bytes();
-    let mut pieces = Vec::new();
+    // Room for the pieces of most texts at once (growing from nothing, the list was copied
+    // five or six times for a page's paragraphs).
+    let mut pieces = Vec::with_capacity(64);
     let mut start = 0;
     let mut at = 0;
     while let Some(found) = memchr::memchr(b'\n', &bytes[at..]) {
