@@ -141,7 +141,7 @@ impl<'t> WordsOf<'t> {
     fn word(&self, text: &[u8], w: &str, key: u64) -> Word {
         let short = w.len() <= 7;
         let letters = match short {
-            // The key's byte after the word's is 0, no letter.
+            // The key's bytes after the word's are zeros and its length (under 8): no letter.
             true => !w.is_empty() && spacy::leading_ascii_letters(key) >= w.len(),
             false => ascii_letters(text, w),
         };
@@ -354,8 +354,9 @@ mod tests {
     }
 
     /// A word read from its text (sixteen bytes at once for letters) or from its key (up to
-    /// seven bytes) is the word read as it is, character by character: words of letters up to and past sixteen, at the text's end, with marks, digits and
-    /// characters that are not ASCII, next to letters in the text.
+    /// seven bytes) is the word read as it is, character by character: words of letters up
+    /// to and past sixteen, at the text's end, with marks, digits and characters that are not
+    /// ASCII, next to letters in the text.
     #[test]
     fn a_word_read_from_its_text_is_the_word_read_alone() {
         let text = "a be the that have with Extraordinary abcdefghijklmnop abcdefghijklmnopq \

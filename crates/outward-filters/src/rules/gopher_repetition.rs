@@ -371,8 +371,7 @@ impl<'d> NGrams<'d> {
     /// The `WINDOW` bytes of the joined words from `at` (past the end, zeros), first byte
     /// lowest, read as one array.
     fn window_bytes(&self, at: usize) -> u128 {
-        let window: [u8; WINDOW] = self.joined[at..at + WINDOW].try_into().expect("a window");
-        u128::from_le_bytes(window)
+        window_at(&self.joined, at)
     }
 
     /// Whether the n-gram at word i is shorter than `WINDOW` bytes.
@@ -450,6 +449,12 @@ impl<'d> NGrams<'d> {
     }
 }
 
+/// The `WINDOW` bytes of `joined` from `at`, first byte lowest, read as one array.
+fn window_at(joined: &[u8], at: usize) -> u128 {
+    let window: [u8; WINDOW] = joined[at..at + WINDOW].try_into().expect("a window");
+    u128::from_le_bytes(window)
+}
+
 /// Keeps the entries of `list` that `keep` accepts, in order: `Vec::retain` for numbers
 /// without retain's guard against a panicking `keep`, whose loop the compiler left as a call
 /// per pass here (15.6M instructions on dragnet's texts).
@@ -467,9 +472,9 @@ fn keep_where(list: &mut Vec<u32>, mut keep: impl FnMut(u32) -> bool) {
 }
 
 /// Which keys were added at least twice, and some that were added once (a key shares its bit
-/// with others): two bit sets of 32 bits per key (the windows'), small enough to stay in cache, where a
-/// hash table of the keys was not. A pass that counts exactly needs to visit only the keys let
-/// through.
+/// with others): two bit sets of 32 bits per key (the windows'), small enough to stay in
+/// cache, where a hash table of the keys was not. A pass that counts exactly needs to visit
+/// only the keys let through.
 #[derive(Default)]
 struct SeenTwice {
     /// Per 64 bits, the bits of keys added once or more, then of keys added twice or more.
@@ -493,8 +498,7 @@ impl SeenTwice {
         let shift = self.shift;
         let words = &mut self.words[..];
         bits.extend(starts.iter().map(move |&at| {
-            let window: [u8; WINDOW] = joined[at..at + WINDOW].try_into().expect("a window");
-            let bytes = u128::from_le_bytes(window);
+            let bytes = window_at(joined, at);
             let hash = (bytes as u64)
                 .wrapping_mul(0x9e37_79b9_7f4a_7c15)
                 .rotate_left(29)
