@@ -57,7 +57,10 @@ pub(crate) fn number<'a>(text: &str, words: &[&'a str]) -> Vocabulary<'a> {
                     // A short word is its key: found, it is the word that took it.
                     Some(key) => match slots.entry(key, u32::MAX) {
                         (true, held) => *held,
-                        (false, held) => new.short(held, w, key),
+                        (false, held) => {
+                            *held = new.next(w, key);
+                            *held
+                        }
                     },
                     None => long_word_id(text, w, &mut slots, &mut new),
                 }),
@@ -91,12 +94,6 @@ struct NewWords<'a> {
 }
 
 impl<'a> NewWords<'a> {
-    /// The next id, for `w`, seen first, whose key took the slot `held`.
-    fn short(&mut self, held: &mut u32, w: &'a str, key: u64) -> u32 {
-        *held = self.next(w, key);
-        *held
-    }
-
     /// The next id, for `w` of key `key`.
     fn next(&mut self, w: &'a str, key: u64) -> u32 {
         let id = self.distinct.len() as u32;
