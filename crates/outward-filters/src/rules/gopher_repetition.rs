@@ -313,8 +313,9 @@ impl<'d> NGrams<'d> {
                 *prefix = at as u32;
                 entry.0 += 1;
                 let (count, first) = *entry;
-                // The most frequent; among equals, the first seen (Counter.most_common).
-                if count > best_count || (count == best_count && first < best_first) {
+                // The most frequent; among equals, the first seen (Counter.most_common). Most
+                // counts are below the best: one test passes them.
+                if count >= best_count && (count > best_count || first < best_first) {
                     (best_count, best_first) = (count, first);
                 }
             }
