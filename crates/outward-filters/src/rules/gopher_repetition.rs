@@ -134,7 +134,7 @@ struct NGrams<'d> {
 /// cleared), so a document allocates and clears nothing in proportion to its words.
 #[derive(Default)]
 struct Tables {
-    top: Table<u64, (u32, u32)>,
+    top: Table<u64, u32>,
     twice: SeenTwice,
     seen: Table<u128, ()>,
     /// Each word start's window, as the bit of `twice` its hash keeps (the repeated n-gram
@@ -302,24 +302,34 @@ impl<'d> NGrams<'d> {
             // The table's slots apart from the lists written beside them, so that its
             // slots, shift and generation stay in registers.
             let mut table = tables.top.slots();
-            let (mut best_count, mut best_first) = (1u32, 0u32);
+            // The highest count; which n-gram has it is found after.
+            let mut best_count = 1u32;
             // Each candidate's prefix, once read, is replaced by the slot its n-gram took.
             for (&i, prefix) in candidates.iter().zip(prefixes.iter_mut()) {
                 let i = i as usize;
                 // The (n-1)-gram's number and the last word's id (each plus 1, so no key is
                 // 0) are the n-gram exactly.
                 let key = (*prefix as u64 + 1) << 32 | (self.ids[i + n - 1] as u64 + 1);
-                let (at, _, entry) = table.entry_at(key, (0, i as u32));
+                let (at, _, count) = table.entry_at(key, 0);
                 *prefix = at as u32;
-                entry.0 += 1;
-                let (count, first) = *entry;
-                // The most frequent; among equals, the first seen (Counter.most_common). Most
-                // counts are below the best: one test passes them.
-                if count >= best_count && (count > best_count || first < best_first) {
-                    (best_count, best_first) = (count, first);
-                }
+                *count += 1;
+                best_count = best_count.max(*count);
             }
-            top[slot] = (self.span_chars(best_first as usize, n) + n - 1) * best_count as usize;
+            // The most frequent n-gram; among equals, the first seen (Counter.most_common):
+            // the first candidate whose n-gram has the highest count is the first
+            // occurrence of the first seen of them (all their occurrences are candidates).
+            // Without a repeat, every n-gram is seen once, and the first is the document's.
+            // (Finding it after, where the table kept each n-gram's first position and the
+            // loop compared it: 1.9M instructions fewer on dragnet's texts.)
+            let best_first = match best_count {
+                1 => 0,
+                _ => candidates
+                    .iter()
+                    .zip(prefixes.iter())
+                    .find(|&(_, &at)| *table.value(at as usize) == best_count)
+                    .map_or(0, |(&i, _)| i as usize),
+            };
+            top[slot] = (self.span_chars(best_first, n) + n - 1) * best_count as usize;
             // The next n's candidates: where this n-gram and the one after it repeat, with
             // this n-gram's slot (now in `prefixes`) as their number. A repeated n-gram is a
             // candidate (made of repeated (n-1)-grams), so the one after position i is the
@@ -328,8 +338,8 @@ impl<'d> NGrams<'d> {
             for k in 0..candidates.len() {
                 let i = candidates[k] as usize;
                 let next_repeats = candidates.get(k + 1) == Some(&(i as u32 + 1))
-                    && table.value(prefixes[k + 1] as usize).0 > 1;
-                if i + n < len && next_repeats && table.value(prefixes[k] as usize).0 > 1 {
+                    && *table.value(prefixes[k + 1] as usize) > 1;
+                if i + n < len && next_repeats && *table.value(prefixes[k] as usize) > 1 {
                     candidates[kept] = i as u32;
                     prefixes[kept] = prefixes[k];
                     kept += 1;
