@@ -132,26 +132,40 @@ struct Mentions {
 const LOREM_IPSUM: usize = 0;
 const JAVASCRIPT: usize = 1;
 
+/// C4's patterns, built once (building them is dearer than searching most lines): one
+/// search that says whether a text holds any, and one that reads all matches, overlapping
+/// ("javascripterms of use" holds two).
+fn patterns() -> &'static [AhoCorasick; 2] {
+    static PATTERNS: OnceLock<[AhoCorasick; 2]> = OnceLock::new();
+    PATTERNS.get_or_init(|| {
+        let patterns = || ["lorem ipsum", "javascript"].into_iter().chain(POLICY);
+        [MatchKind::LeftmostFirst, MatchKind::Standard].map(|kind| {
+            AhoCorasick::builder()
+                .match_kind(kind)
+                .build(patterns())
+                .expect("C4's patterns build")
+        })
+    })
+}
+
 impl Mentions {
+    /// The mention of the pattern numbered `pattern`.
+    fn add(&mut self, pattern: usize) {
+        match pattern {
+            LOREM_IPSUM => self.lorem_ipsum = true,
+            JAVASCRIPT => self.javascript = true,
+            _ => self.policy = true,
+        }
+    }
+
     /// The patterns of `line.lower()` (`lower` is scratch space).
     ///
     /// The patterns are ASCII, and only two characters lower-case to ASCII letters (the
     /// Kelvin sign to k, dotted capital I to i and a combining dot): without them, lowering
     /// the ASCII letters alone finds what Python's `lower()` finds. One search of the lowered
-    /// line says whether it holds any; only then are all matches read, overlapping
-    /// ("javascripterms of use" holds two).
+    /// line says whether it holds any; only then are all matches read.
     fn of(line: &str, ascii: bool, lower: &mut String) -> Mentions {
-        /// Built once (building it is dearer than searching most lines).
-        static PATTERNS: OnceLock<[AhoCorasick; 2]> = OnceLock::new();
-        let [any, each] = PATTERNS.get_or_init(|| {
-            let patterns = || ["lorem ipsum", "javascript"].into_iter().chain(POLICY);
-            [MatchKind::LeftmostFirst, MatchKind::Standard].map(|kind| {
-                AhoCorasick::builder()
-                    .match_kind(kind)
-                    .build(patterns())
-                    .expect("C4's patterns build")
-            })
-        });
+        let [any, each] = patterns();
         lower.clear();
         if !ascii && lowers_to_ascii(line) {
             lower.push_str(&python::lower(line));
@@ -165,11 +179,80 @@ impl Mentions {
         // for each, all matches overlapping.
         if any.is_match(line) {
             for found in each.find_overlapping_iter(line) {
-                match found.pattern().as_usize() {
-                    LOREM_IPSUM => mentions.lorem_ipsum = true,
-                    JAVASCRIPT => mentions.javascript = true,
-                    _ => mentions.policy = true,
-                }
+                mentions.add(found.pattern().as_usize());
+            }
+        }
+        mentions
+    }
+}
+
+/// The brackets (`[` and `{`) of a text, found by one search of it (vectorised) and read line
+/// by line in order, where a search of each line paid the search's start on each (1.3M
+/// instructions fewer on dragnet's texts).
+struct Brackets<'t> {
+    found: std::iter::Peekable<memchr::Memchr2<'t>>,
+}
+
+impl<'t> Brackets<'t> {
+    fn of(text: &'t str) -> Brackets<'t> {
+        Brackets {
+            found: memchr::memchr2_iter(b'[', b'{', text.as_bytes()).peekable(),
+        }
+    }
+
+    /// Whether the text holds a bracket at `range`, read after the ranges before it.
+    fn any_within(&mut self, range: std::ops::Range<usize>) -> bool {
+        while self.found.next_if(|&at| at < range.start).is_some() {}
+        self.found.peek().is_some_and(|&at| at < range.end)
+    }
+}
+
+/// C4's patterns found in a whole text at once, read line by line in order: one search of the
+/// text, where a search of each line paid the searcher's start on each of dragnet's 15,100
+/// searched lines (0.5M instructions fewer on dragnet's texts; the brackets' one search, 1.3M
+/// more). A match lies within one stripped line: no pattern holds a line break, and each
+/// begins and ends with a letter.
+struct TextMentions {
+    /// Each match's start in the text and its pattern's number.
+    found: Vec<(usize, usize)>,
+    /// The first match not read yet.
+    next: usize,
+}
+
+impl TextMentions {
+    /// The matches in `text` lowered (into `lower`, scratch space); `None` when it holds one
+    /// of the two characters that lower-case to ASCII letters (its lines are then searched
+    /// one by one, as Python lowers them).
+    fn of(text: &str, lower: &mut String) -> Option<TextMentions> {
+        if lowers_to_ascii(text) {
+            return None;
+        }
+        lower.clear();
+        lower.push_str(text);
+        lower.make_ascii_lowercase();
+        let [any, each] = patterns();
+        let found = match any.is_match(lower.as_str()) {
+            true => each
+                .find_overlapping_iter(lower.as_str())
+                .map(|m| (m.start(), m.pattern().as_usize()))
+                .collect(),
+            false => Vec::new(),
+        };
+        Some(TextMentions { found, next: 0 })
+    }
+
+    /// The mentions of the line at `range` of the text, read after those of the lines
+    /// before it. (Matches are found in the order of their ends, and none spans two lines:
+    /// a line's come after the lines' before it.)
+    fn within(&mut self, range: std::ops::Range<usize>) -> Mentions {
+        let mut mentions = Mentions::default();
+        while let Some(&(start, pattern)) = self.found.get(self.next) {
+            if start >= range.end {
+                break;
+            }
+            self.next += 1;
+            if start >= range.start {
+                mentions.add(pattern);
             }
         }
         mentions
@@ -238,10 +321,12 @@ pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
     let mut kept_text = String::with_capacity(doc.text.len());
     let mut kept_lines = Some(Vec::with_capacity(lines.len()));
     let mut lower = String::new();
+    // Searched when a line is first read for them.
+    let mut text_mentions: Option<Option<TextMentions>> = None;
+    let mut text_brackets = Brackets::of(doc.text);
     for line in lines {
         let line = python::strip(line);
         let stripped = line;
-        let ascii = line.is_ascii();
         // The rules ask whether a word is longer than the bound (none can be in a line of no
         // more bytes than it) and whether the line has enough words: the count stops when
         // both are answered.
@@ -254,9 +339,10 @@ pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
         if longest_matters && longest as i64 > t.max_word_length {
             continue;
         }
-        // One search for both brackets: most lines have neither, no citation to cut out and
-        // no curly bracket (cutting a citation out leaves one as it was).
-        let brackets = memchr::memchr2(b'[', b'{', line.as_bytes()).is_some();
+        // Most lines have no bracket, no citation to cut out and no curly bracket (cutting a
+        // citation out leaves one as it was).
+        let start = doc.offset(stripped);
+        let brackets = text_brackets.any_within(start..start + stripped.len());
         let line = if t.remove_citations && brackets {
             remove_citations(line)
         } else {
@@ -274,7 +360,16 @@ pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
         if (words as i64) < t.min_words_per_line {
             continue;
         }
-        let mentions = Mentions::of(&line, ascii, &mut lower);
+        // The text's own matches, unless a citation was cut out of the line (that can join
+        // a pattern's halves).
+        let from_text = text_mentions
+            .get_or_insert_with(|| TextMentions::of(doc.text, &mut lower))
+            .as_mut()
+            .filter(|_| *line == *stripped);
+        let mentions = match from_text {
+            Some(text_mentions) => text_mentions.within(start..start + stripped.len()),
+            None => Mentions::of(&line, line.is_ascii(), &mut lower),
+        };
         if t.filter_lorem_ipsum && mentions.lorem_ipsum {
             signals.page_rule = Some(FilterRule::LoremIpsum);
             break;
@@ -401,6 +496,64 @@ mod tests {
         }
         assert!(Mentions::of("use coo\u{212a}ies", false, &mut String::new()).policy);
         assert!(!Mentions::of("the pr\u{130}vacy policy", false, &mut String::new()).policy);
+    }
+
+    /// The text's matches and brackets read line by line are each line's own, in texts
+    /// drawn from lines with patterns in any case, overlapping ones, brackets, and the
+    /// characters that lower-case to ASCII letters (whose texts are searched line by line).
+    #[test]
+    fn a_texts_mentions_and_brackets_are_its_lines() {
+        let pieces = [
+            "Please enable JavaScript",
+            "lorem IPSUM",
+            "javascripterms of use",
+            "We use cookies.",
+            "the privacy policy",
+            " plain words ",
+            "a [1] citation",
+            "a {curly} one",
+            "use coo\u{212a}ies",
+            "caf\u{e9}",
+            "\u{2028}",
+            "\r\n",
+            "\n",
+            "\n\n",
+            "\u{85}",
+        ];
+        let mut next = crate::draws(0x2545_f491_4f6c_dd1d);
+        for _ in 0..5_000 {
+            let text: String = (0..next(10)).map(|_| pieces[next(pieces.len())]).collect();
+            let doc = Doc::new(&text);
+            let mut lower = String::new();
+            let mut from_text = TextMentions::of(&text, &mut lower);
+            let mut brackets = Brackets::of(&text);
+            for line in doc.lines() {
+                let line = python::strip(line);
+                let range = doc.offset(line)..doc.offset(line) + line.len();
+                let own = Mentions::of(line, line.is_ascii(), &mut String::new());
+                if let Some(from_text) = &mut from_text {
+                    let read = from_text.within(range.clone());
+                    let found = (read.lorem_ipsum, read.javascript, read.policy);
+                    assert_eq!(
+                        found,
+                        (own.lorem_ipsum, own.javascript, own.policy),
+                        "{text:?}"
+                    );
+                }
+                let own_brackets = line.contains(['[', '{']);
+                assert_eq!(brackets.any_within(range), own_brackets, "{text:?}");
+            }
+        }
+    }
+
+    /// A citation cut out of a line can join a pattern's halves: that line is searched as C4
+    /// reads it, not by the text's matches.
+    #[test]
+    fn a_pattern_joined_by_a_cut_citation_is_found() {
+        let t = Thresholds::default();
+        let text = "The first line is a plain sentence here.\nPlease enable java[1]script now.";
+        let s = measure(&Doc::new(text), &t);
+        assert_eq!(s.lines_kept, 1);
     }
 
     #[test]
