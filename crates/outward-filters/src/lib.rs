@@ -546,13 +546,13 @@ pub fn apply_measuring(
                         let s = c4_quality::measure(&doc, &config.c4_quality);
                         let rule = c4_quality::decide(&s, &config.c4_quality);
                         if rule.is_none() {
-                            if s.kept_text == current {
+                            let kept_text = s.kept_text(current);
+                            if kept_text == current {
                                 kept_whole = true;
                                 known.c4_quality = Some(s);
                             } else {
-                                rewritten_words =
-                                    s.kept_lines.as_deref().map(|k| doc.rejoined_words(k));
-                                replaced = Some(s.kept_text);
+                                rewritten_words = s.kept_lines().map(|k| doc.rejoined_words(k));
+                                replaced = Some(kept_text);
                             }
                         }
                         rule
@@ -692,17 +692,18 @@ mod tests {
         );
         let doc = Doc::new(&text);
         let c4 = c4_quality::measure(&doc, &Config::default().c4_quality);
-        let kept = c4.kept_lines.as_deref().expect("every kept line whole");
-        assert_eq!(kept.len(), 11, "{:?}", c4.kept_text);
+        let kept = c4.kept_lines().expect("every kept line whole");
+        let kept_text = c4.kept_text(&text);
+        assert_eq!(kept.len(), 11, "{kept_text:?}");
         assert!(c4.lines > kept.len());
-        let fast = Doc::with_words(&c4.kept_text, &doc.rejoined_words(kept));
-        let slow = Doc::new(&c4.kept_text);
+        let fast = Doc::with_words(&kept_text, &doc.rejoined_words(kept));
+        let slow = Doc::new(&kept_text);
         assert_eq!(fast.words, slow.words);
         assert_eq!(fast.chars, slow.chars);
         // A line C4 cut a citation out of is no line of the text: the chain splits again.
         let cited = format!("{PROSE}\nThe storm came as the radio had said it would.[1]");
         let c4 = c4_quality::measure(&Doc::new(&cited), &Config::default().c4_quality);
-        assert!(c4.kept_lines.is_none() && c4.kept_text.ends_with("would."));
+        assert!(c4.kept_lines().is_none() && c4.kept_text(&cited).ends_with("would."));
     }
 
     /// The signals `apply_measuring` makes from the chain's own split are those of the text

@@ -62,13 +62,46 @@ pub struct Signals {
     pub sentences: usize,
     /// The rule of a kept line that drops the whole page: `lorem_ipsum` or `curly_bracket`.
     pub page_rule: Option<FilterRule>,
-    /// The page as C4 keeps it: its kept lines (not in the output).
-    pub kept_text: String,
-    /// Where each kept line is in the text (byte ranges), when `kept_text` is those lines
-    /// joined by line feeds: each kept whole (no citation cut out) and none empty. A later
-    /// filter then reads their words instead of splitting `kept_text` again
-    /// (`Doc::rejoined_words`).
-    pub kept_lines: Option<Vec<std::ops::Range<usize>>>,
+    /// Where each kept line is in the text (byte ranges of the stripped lines), in order.
+    /// The page as C4 keeps it is made of them when a filter asks (`kept_text`), not for the
+    /// signals alone (1.8M instructions on dragnet's texts).
+    pub kept: Vec<std::ops::Range<usize>>,
+    /// The kept lines a cut citation changed: each as its place in `kept` and its text.
+    pub cut: Vec<(usize, String)>,
+    /// Whether a kept line is empty.
+    pub kept_empty: bool,
+}
+
+impl Signals {
+    /// The page as C4 keeps it (DataTrove's new `doc.text`): the kept lines of `text` (the
+    /// text measured) joined by line feeds, stripped.
+    pub fn kept_text(&self, text: &str) -> String {
+        let mut kept_text = String::with_capacity(text.len());
+        let mut cut = self.cut.iter().peekable();
+        for (k, line) in self.kept.iter().enumerate() {
+            if k > 0 {
+                kept_text.push('\n');
+            }
+            match cut.next_if(|(at, _)| *at == k) {
+                Some((_, line)) => kept_text.push_str(line),
+                None => kept_text.push_str(&text[line.clone()]),
+            }
+        }
+        // Python strips the joined lines: only a line that lost a citation can leave white
+        // space at an end.
+        let stripped = python::strip(&kept_text);
+        if stripped.len() != kept_text.len() {
+            kept_text = stripped.to_string();
+        }
+        kept_text
+    }
+
+    /// Where each kept line is in the text, when `kept_text` is those lines joined by line
+    /// feeds: each kept whole (no citation cut out) and none empty. A later filter then reads
+    /// their words instead of splitting the kept text again (`Doc::rejoined_words`).
+    pub fn kept_lines(&self) -> Option<&[std::ops::Range<usize>]> {
+        (self.cut.is_empty() && !self.kept_empty).then_some(&self.kept[..])
+    }
 }
 
 /// ASCII, so a line ends with one exactly when its last byte is one.
@@ -314,12 +347,10 @@ pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
         lines_kept: 0,
         sentences: 0,
         page_rule: None,
-        kept_text: String::new(),
-        kept_lines: None,
+        kept: Vec::with_capacity(lines.len()),
+        cut: Vec::new(),
+        kept_empty: false,
     };
-    // The kept lines joined by line feeds, written as they are kept.
-    let mut kept_text = String::with_capacity(doc.text.len());
-    let mut kept_lines = Some(Vec::with_capacity(lines.len()));
     let mut lower = String::new();
     // Searched when a line is first read for them.
     let mut text_mentions: Option<Option<TextMentions>> = None;
@@ -392,28 +423,13 @@ pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
                 sentences::count(&line)
             };
         }
-        if let Some(spans) = &mut kept_lines {
-            if *line == *stripped && !line.is_empty() {
-                let start = doc.offset(stripped);
-                spans.push(start..start + stripped.len());
-            } else {
-                kept_lines = None;
-            }
+        if *line != *stripped {
+            signals.cut.push((signals.kept.len(), line.into_owned()));
         }
-        if signals.lines_kept > 0 {
-            kept_text.push('\n');
-        }
-        kept_text.push_str(&line);
+        signals.kept_empty |= stripped.is_empty();
+        signals.kept.push(start..start + stripped.len());
         signals.lines_kept += 1;
     }
-    // Python strips the joined lines: only a line that lost a citation can leave white
-    // space at an end.
-    let stripped = python::strip(&kept_text);
-    if stripped.len() != kept_text.len() {
-        kept_text = stripped.to_string();
-    }
-    signals.kept_text = kept_text;
-    signals.kept_lines = kept_lines;
     signals
 }
 
@@ -573,7 +589,7 @@ mod tests {
         assert_eq!(s.lines_kept, 2);
         assert_eq!(s.sentences, 5);
         assert_eq!(
-            s.kept_text,
+            s.kept_text(text),
             "The cat sat on the mat. It was happy.\nA third line is here! And a fourth? Yes five."
         );
         assert_eq!(decide(&s, &t), None);
