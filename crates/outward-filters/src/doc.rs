@@ -1,7 +1,8 @@
 //! One document's text as every filter reads it: its length in code points, its words
 //! (spaCy's English words, as DataTrove's `split_into_words`) split once, numbered once when a
 //! filter first asks (`vocabulary.rs`), its lines (Python's `splitlines`), and the pieces
-//! between its runs of line feeds with which of them repeat (`Repeats`); all shared. A text
+//! between its runs of line feeds with which of them repeat (`Repeats`), and its paragraphs
+//! (read from the lines when the text breaks at line feeds only); all shared. A text
 //! C4 rewrites to its kept lines takes their words from the page's split (`rejoined_words`).
 //! spaCy's white-space tokens are not kept: they are the white space between two words other
 //! than one `' '` (`words::sentences` reads them so).
@@ -91,8 +92,83 @@ impl<'a> Doc<'a> {
     /// repetition reads them all, FineWeb those that are not blank: a line equal to an
     /// earlier one is blank exactly when that one is).
     pub(crate) fn feed_lines(&self) -> &Repeats<'a> {
-        self.feed_lines
-            .get_or_init(|| Repeats::of(python::split_line_feed_runs(self.text, 1)))
+        self.feed_lines.get_or_init(|| {
+            let split = self.lines_at_feeds().map(|lines| {
+                // The lines that are not empty, with an empty piece before a text that
+                // starts with a line feed and after one that ends with one (or is empty).
+                let bytes = self.text.as_bytes();
+                let mut pieces = Vec::with_capacity(lines.len() + 2);
+                if bytes.first() == Some(&b'\n') {
+                    pieces.push(&self.text[..0]);
+                }
+                pieces.extend(lines.iter().filter(|l| !l.is_empty()));
+                if bytes.last().is_none_or(|&b| b == b'\n') {
+                    pieces.push(&self.text[self.text.len()..]);
+                }
+                pieces
+            });
+            Repeats::of(split.unwrap_or_else(|| python::split_line_feed_runs(self.text, 1)))
+        })
+    }
+
+    /// `re.split(r"\n\n+", text.strip())`: the paragraphs (Gopher repetition).
+    pub(crate) fn paragraphs(&self) -> Vec<&'a str> {
+        let stripped = python::strip(self.text);
+        let Some(lines) = self.lines_at_feeds() else {
+            return python::split_line_feed_runs(stripped, 2);
+        };
+        if stripped.is_empty() {
+            return vec![stripped];
+        }
+        // The stripped text's lines (the first and last cut to it), runs of those that
+        // are not empty joined: an empty line is two line feeds in a row.
+        let (start, end) = (
+            self.offset(stripped),
+            self.offset(stripped) + stripped.len(),
+        );
+        let mut paragraphs = Vec::new();
+        let mut open: Option<usize> = None;
+        let mut last_end = start;
+        for line in lines {
+            let (at, line_end) = (self.offset(line), self.offset(line) + line.len());
+            if line_end <= start || at >= end {
+                continue;
+            }
+            if line.is_empty() {
+                if let Some(from) = open.take() {
+                    paragraphs.push(&self.text[from..last_end]);
+                }
+                continue;
+            }
+            open.get_or_insert(at.max(start));
+            last_end = line_end.min(end);
+        }
+        if let Some(from) = open {
+            paragraphs.push(&self.text[from..last_end]);
+        }
+        paragraphs
+    }
+
+    /// The lines, when the text breaks at line feeds only: each line but the last ends in
+    /// one line feed, and the last in one or at the text's end. The pieces between runs of
+    /// line feeds are then read from them, not searched for again (3.5M instructions on
+    /// dragnet's texts, whose lines the signals split in any case).
+    fn lines_at_feeds(&self) -> Option<&[&'a str]> {
+        let lines = self.lines();
+        let bytes = self.text.as_bytes();
+        let mut next = 0;
+        for line in lines {
+            let at = self.offset(line);
+            if at != next {
+                return None;
+            }
+            let end = at + line.len();
+            match bytes.get(end) {
+                Some(b'\n') | None => next = end + 1,
+                Some(_) => return None,
+            }
+        }
+        (next >= bytes.len()).then_some(lines)
     }
 
     /// Byte offset of `part` (a slice of the text) in the text.
@@ -215,6 +291,36 @@ impl<'a> Repeats<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The pieces between line feeds read from the lines are those of splitting the text:
+    /// texts drawn from words, white space, line feeds in runs, and the other line breaks
+    /// (whose texts are split as before), at their ends too.
+    #[test]
+    fn feed_lines_and_paragraphs_read_from_the_lines_are_the_splits() {
+        let pieces = [
+            "a", "bc", " ", "\t", "\n", "\n\n", "\n\n\n", " \n", "\r\n", "\r", "\u{85}",
+            "\u{2028}", "\x0c", "\u{a0}", "\u{3000}",
+        ];
+        let mut next = crate::draws(0x9e37_79b9_7f4a_7c15);
+        let mut read = 0;
+        for _ in 0..20_000 {
+            let text: String = (0..next(12)).map(|_| pieces[next(pieces.len())]).collect();
+            let doc = Doc::new(&text);
+            assert_eq!(
+                doc.feed_lines().elements,
+                python::split_line_feed_runs(&text, 1),
+                "{text:?}"
+            );
+            assert_eq!(
+                doc.paragraphs(),
+                python::split_line_feed_runs(python::strip(&text), 2),
+                "{text:?}"
+            );
+            read += usize::from(doc.lines_at_feeds().is_some());
+        }
+        // Both ways were taken.
+        assert!(read > 2_000 && read < 18_000, "{read}");
+    }
 
     #[test]
     fn a_short_key_read_from_the_text_is_the_words_own() {

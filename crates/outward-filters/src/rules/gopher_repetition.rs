@@ -22,7 +22,6 @@ use serde::{Deserialize, Serialize};
 use crate::doc::{Doc, Repeats, bytes_from, enabled, folded_multiply, ratio};
 use crate::table::Table;
 use crate::vocabulary::Vocabulary;
-use crate::words::python;
 
 /// DataTrove's arguments and defaults; `null` turns a rule off. The n of `top_n_grams` is 2 to
 /// 4 and of `dup_n_grams` 5 to 10 (the rules the manifest has names for).
@@ -86,8 +85,7 @@ pub struct Signals {
 }
 
 pub fn measure(doc: &Doc) -> Signals {
-    let text = doc.text;
-    let paragraphs = Repeats::of(python::split_line_feed_runs(python::strip(text), 2));
+    let paragraphs = Repeats::of(doc.paragraphs());
     let (para_dup, para_chars) = paragraphs.duplicates();
     let lines = doc.feed_lines();
     let (line_dup, line_chars) = lines.duplicates();
@@ -591,6 +589,7 @@ pub fn decide(s: &Signals, t: &Thresholds) -> Option<FilterRule> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::words::python;
 
     #[test]
     fn repeated_n_grams_join_words_by_nothing() {
