@@ -252,6 +252,26 @@ pub(crate) fn enabled(threshold: Option<f64>) -> Option<f64> {
     threshold.filter(|&v| v != 0.0)
 }
 
+/// A string hashed by its length and its first and last eight bytes, compared whole: an
+/// element's hash without reading all of it (dragnet's lines average 170 bytes: 2M
+/// instructions fewer on its texts than hashing every byte).
+#[derive(PartialEq, Eq)]
+struct Ends<'a>(&'a str);
+
+impl std::hash::Hash for Ends<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        let bytes = self.0.as_bytes();
+        let eight = |b: &[u8]| b.iter().rev().fold(0u64, |n, &b| n << 8 | u64::from(b));
+        let (first, last) = match bytes.len() {
+            0..8 => (eight(bytes), 0),
+            n => (eight(&bytes[..8]), eight(&bytes[n - 8..])),
+        };
+        state.write_u64(first);
+        state.write_u64(last);
+        state.write_usize(bytes.len());
+    }
+}
+
 /// Strings, each with whether it repeats an earlier one of them.
 pub(crate) struct Repeats<'a> {
     pub elements: Vec<&'a str>,
@@ -268,7 +288,7 @@ impl<'a> Repeats<'a> {
         let mut seen = outward_base::fxhash::FxHashSet::default();
         // Sized once: growing it rehashed every element again.
         seen.reserve(elements.len());
-        let repeats = elements.iter().map(|&e| !seen.insert(e)).collect();
+        let repeats = elements.iter().map(|&e| !seen.insert(Ends(e))).collect();
         Repeats { elements, repeats }
     }
 
