@@ -663,11 +663,6 @@ fn mark_and_letters(s: &str) -> Option<(usize, bool)> {
     Some((at, split))
 }
 
-/// How the rules split a chunk of ASCII letters and two marks, per shape of the letters next
-/// to the marks (as a [`ShapeRow`]): 0 letters, mark, mark; 1 letters and the first mark, the
-/// second; 2 letters, both marks; 3 whole; `None` where it is not known.
-type PairRow = [Option<u8>; 6];
-
 /// A character that is neither alphanumeric nor white space.
 fn is_mark(c: char) -> bool {
     !c.is_alphanumeric() && !c.is_control() && !python::is_space(c)
@@ -684,13 +679,13 @@ fn is_mark(c: char) -> bool {
 /// letter before them (its case); and where neither the letters, the letters and the first
 /// mark, nor the two marks are an exception, no exception joins tokens of the chunk but one of
 /// a mark alone, which is the same for every chunk of the pair. The table is made by running
-/// the rules on one chunk of each shape, per thread as pairs are met
-/// (`letters_and_two_marks_split_as_the_rules_split`). Such chunks split once are remembered
+/// the rules on one chunk of each shape, per thread as pairs and shapes are met
+/// ([`pair_split`]; `letters_and_two_marks_split_as_the_rules_split`). Such chunks split once are remembered
 /// too, but most are met once ("said.\u{201d}"): −2.6M instructions on dragnet's texts.
 fn letters_then_two_marks<'a>(s: &'a str, out: &mut Vec<&'a str>) -> bool {
     thread_local! {
-        /// The rows of the pairs of marks a thread has met.
-        static PAIR_ROWS: std::cell::RefCell<FxHashMap<(char, char), PairRow>> =
+        /// The splits of the pairs of marks and shapes a thread has met.
+        static PAIR_SPLITS: std::cell::RefCell<FxHashMap<(char, char, usize), Option<u8>>> =
             std::cell::RefCell::default();
     }
     let bytes = s.as_bytes();
@@ -707,12 +702,12 @@ fn letters_then_two_marks<'a>(s: &'a str, out: &mut Vec<&'a str>) -> bool {
     };
     let letters = &bytes[..n];
     let shape = shape_of(letters[n - 1], n.checked_sub(2).map(|i| letters[i]));
-    let row = PAIR_ROWS.with_borrow_mut(|rows| {
-        *rows
-            .entry((first, second))
-            .or_insert_with(|| pair_splits(first, second))
+    let known = PAIR_SPLITS.with_borrow_mut(|splits| {
+        *splits
+            .entry((first, second, shape))
+            .or_insert_with(|| pair_split(first, second, shape))
     });
-    let Some(split) = row[shape] else {
+    let Some(split) = known else {
         return false;
     };
     let at = n + first.len_utf8();
@@ -732,11 +727,15 @@ fn letters_then_two_marks<'a>(s: &'a str, out: &mut Vec<&'a str>) -> bool {
     true
 }
 
-/// [`letters_then_two_marks`]' row for the marks `first` and `second`: per shape, the rules run
-/// on a chunk of letters of that shape that takes no prefix and whose letters, letters and
-/// first mark, and whole are no exceptions (a pair that is not two marks, or that a longer
-/// suffix ends with, or that is an exception, is not known).
-fn pair_splits(first: char, second: char) -> PairRow {
+/// How the rules split a chunk of ASCII letters of the shape `shape` (a [`ShapeRow`]'s column)
+/// and the marks `first` and `second` (for [`letters_then_two_marks`]): 0 letters, mark, mark;
+/// 1 letters and the first mark, the second; 2 letters, both marks; 3 whole; `None` where it
+/// is not known (the marks are not two marks, a longer suffix ends with them, or they are an
+/// exception). The rules run on a chunk of letters of that shape that takes no prefix and
+/// whose letters, letters and first mark, and whole are no exceptions. Made per shape as
+/// chunks meet it: most pairs are met in one shape or two (−1.0M instructions on dragnet's
+/// texts against all six at once).
+fn pair_split(first: char, second: char, shape: usize) -> Option<u8> {
     let marks = format!("{first}{second}");
     // The suffixes after a digit are none here: the chunks hold no digit.
     let longer_suffix = tables::SUFFIXES.iter().any(|alt| match alt {
@@ -746,47 +745,41 @@ fn pair_splits(first: char, second: char) -> PairRow {
         }
         _ => false,
     });
-    let mut splits = [None; 6];
     if !is_mark(first) || !is_mark(second) || longer_suffix || special(&marks).is_some() {
-        return splits;
+        return None;
     }
-    for (i, split) in splits.iter_mut().enumerate() {
-        let mut candidates = ('a'..='z').filter_map(|c| {
-            let next = if i / 3 == 1 {
-                c.to_ascii_uppercase()
-            } else {
-                c
-            };
-            let letters = match i % 3 {
-                0 => next.to_string(),
-                1 => format!("x{next}"),
-                _ => format!("X{next}"),
-            };
-            let chunk = format!("{letters}{marks}");
-            let (n, at) = (letters.len(), letters.len() + first.len_utf8());
-            let clear = find_prefix(&chunk) == 0
-                && special(&chunk).is_none()
-                && special(&chunk[..n]).is_none()
-                && special(&chunk[..at]).is_none();
-            clear.then_some((n, at, chunk))
-        });
-        *split = candidates.next().and_then(|(n, at, chunk)| {
-            let mut tokens = Vec::new();
-            split_by_rules(&chunk, &mut tokens);
-            let ends: Vec<usize> = tokens
-                .iter()
-                .map(|t| offset_in(&chunk, t) + t.len())
-                .collect();
-            match ends.as_slice() {
-                [l, m, _] if *l == n && *m == at => Some(0),
-                [l, _] if *l == at => Some(1),
-                [l, _] if *l == n => Some(2),
-                [_] => Some(3),
-                _ => None,
-            }
-        });
+    let (n, at, chunk) = ('a'..='z').find_map(|c| {
+        let next = if shape / 3 == 1 {
+            c.to_ascii_uppercase()
+        } else {
+            c
+        };
+        let letters = match shape % 3 {
+            0 => next.to_string(),
+            1 => format!("x{next}"),
+            _ => format!("X{next}"),
+        };
+        let chunk = format!("{letters}{marks}");
+        let (n, at) = (letters.len(), letters.len() + first.len_utf8());
+        let clear = find_prefix(&chunk) == 0
+            && special(&chunk).is_none()
+            && special(&chunk[..n]).is_none()
+            && special(&chunk[..at]).is_none();
+        clear.then_some((n, at, chunk))
+    })?;
+    let mut tokens = Vec::new();
+    split_by_rules(&chunk, &mut tokens);
+    let ends: Vec<usize> = tokens
+        .iter()
+        .map(|t| offset_in(&chunk, t) + t.len())
+        .collect();
+    match ends.as_slice() {
+        [l, m, _] if *l == n && *m == at => Some(0),
+        [l, _] if *l == at => Some(1),
+        [l, _] if *l == n => Some(2),
+        [_] => Some(3),
+        _ => None,
     }
-    splits
 }
 
 /// The column of a [`ShapeRow`]: the case of the letter next to the mark (`next`) and of the
