@@ -111,6 +111,17 @@ impl<'a> Doc<'a> {
         })
     }
 
+    /// How many line feeds the text holds: one after each line, but the last when the text
+    /// does not end in one, when it breaks at line feeds only; else counted.
+    pub(crate) fn line_feeds(&self) -> usize {
+        match self.lines_at_feeds() {
+            Some(lines) => {
+                lines.len() - usize::from(self.text.as_bytes().last().is_some_and(|&b| b != b'\n'))
+            }
+            None => memchr::memchr_iter(b'\n', self.text.as_bytes()).count(),
+        }
+    }
+
     /// `re.split(r"\n\n+", text.strip())`: the paragraphs (Gopher repetition).
     pub(crate) fn paragraphs(&self) -> Vec<&'a str> {
         let stripped = python::strip(self.text);
@@ -337,6 +348,7 @@ mod tests {
                 "{text:?}"
             );
             read += usize::from(doc.lines_at_feeds().is_some());
+            assert_eq!(doc.line_feeds(), text.matches('\n').count(), "{text:?}");
         }
         // Both ways were taken.
         assert!(read > 2_000 && read < 18_000, "{read}");

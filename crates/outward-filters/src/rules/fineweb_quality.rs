@@ -48,7 +48,6 @@ pub struct Signals {
 }
 
 pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
-    let text = doc.text;
     // `text.split("\n")` without its blank lines: the pieces between runs of line feeds that
     // are not blank (the empty pieces that split leaves between two line feeds are blank).
     let split = doc.feed_lines();
@@ -56,7 +55,7 @@ pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
     // The repeats among the lines that are not blank (an earlier line equal to one is not
     // blank either).
     let repeated_chars: usize = split.repeated().filter(not_blank).map(python::len).sum();
-    let newlines = memchr::memchr_iter(b'\n', text.as_bytes()).count();
+    let newlines = doc.line_feeds();
     let (mut lines, mut punct, mut short) = (0, 0, 0);
     for line in split.elements.iter().copied().filter(not_blank) {
         lines += 1;
