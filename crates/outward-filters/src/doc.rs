@@ -22,6 +22,8 @@ pub struct Doc<'a> {
     pub words: Vec<&'a str>,
     /// Python's `text.splitlines()`, split when a filter first asks.
     lines: std::cell::OnceCell<Vec<&'a str>>,
+    /// Whether the text breaks at line feeds only (`lines_at_feeds`), when first asked.
+    at_feeds: std::cell::OnceCell<bool>,
     /// The pieces between runs of line feeds, when a filter first asks.
     feed_lines: std::cell::OnceCell<Repeats<'a>>,
     /// The words numbered, when a filter first asks.
@@ -72,6 +74,7 @@ impl<'a> Doc<'a> {
             chars: python::len(text),
             words,
             lines: std::cell::OnceCell::new(),
+            at_feeds: std::cell::OnceCell::new(),
             feed_lines: std::cell::OnceCell::new(),
             vocabulary: std::cell::OnceCell::new(),
         }
@@ -166,20 +169,23 @@ impl<'a> Doc<'a> {
     /// dragnet's texts, whose lines the signals split in any case).
     fn lines_at_feeds(&self) -> Option<&[&'a str]> {
         let lines = self.lines();
-        let bytes = self.text.as_bytes();
-        let mut next = 0;
-        for line in lines {
-            let at = self.offset(line);
-            if at != next {
-                return None;
+        let at_feeds = *self.at_feeds.get_or_init(|| {
+            let bytes = self.text.as_bytes();
+            let mut next = 0;
+            for line in lines {
+                let at = self.offset(line);
+                if at != next {
+                    return false;
+                }
+                let end = at + line.len();
+                match bytes.get(end) {
+                    Some(b'\n') | None => next = end + 1,
+                    Some(_) => return false,
+                }
             }
-            let end = at + line.len();
-            match bytes.get(end) {
-                Some(b'\n') | None => next = end + 1,
-                Some(_) => return None,
-            }
-        }
-        (next >= bytes.len()).then_some(lines)
+            next >= bytes.len()
+        });
+        at_feeds.then_some(lines)
     }
 
     /// Byte offset of `part` (a slice of the text) in the text.
