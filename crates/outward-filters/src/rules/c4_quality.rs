@@ -253,20 +253,21 @@ struct TextMentions {
 }
 
 impl TextMentions {
-    /// The matches in `text` lowered (into `lower`, scratch space); `None` when it holds one
+    /// The matches in `text` lowered (into `lower`, scratch space, bytes); `None` when it holds one
     /// of the two characters that lower-case to ASCII letters (its lines are then searched
     /// one by one, as Python lowers them).
-    fn of(text: &str, lower: &mut String) -> Option<TextMentions> {
+    fn of(text: &str, lower: &mut Vec<u8>) -> Option<TextMentions> {
         if lowers_to_ascii(text) {
             return None;
         }
+        // Lowered as it is copied, by a loop the compiler vectorises (a copy of a long text
+        // by `memcpy`, then lowered, cost more).
         lower.clear();
-        lower.push_str(text);
-        lower.make_ascii_lowercase();
+        lower.extend(text.bytes().map(|b| b.to_ascii_lowercase()));
         let [any, each] = patterns();
-        let found = match any.is_match(lower.as_str()) {
+        let found = match any.is_match(&lower[..]) {
             true => each
-                .find_overlapping_iter(lower.as_str())
+                .find_overlapping_iter(&lower[..])
                 .map(|m| (m.start(), m.pattern().as_usize()))
                 .collect(),
             false => Vec::new(),
@@ -352,6 +353,7 @@ pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
         kept_empty: false,
     };
     let mut lower = String::new();
+    let mut lowered = Vec::new();
     // Searched when a line is first read for them.
     let mut text_mentions: Option<Option<TextMentions>> = None;
     let mut text_brackets = Brackets::of(doc.text);
@@ -394,7 +396,7 @@ pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
         // The text's own matches, unless a citation was cut out of the line (that can join
         // a pattern's halves).
         let from_text = text_mentions
-            .get_or_insert_with(|| TextMentions::of(doc.text, &mut lower))
+            .get_or_insert_with(|| TextMentions::of(doc.text, &mut lowered))
             .as_mut()
             .filter(|_| *line == *stripped);
         let mentions = match from_text {
@@ -540,8 +542,7 @@ mod tests {
         for _ in 0..5_000 {
             let text: String = (0..next(10)).map(|_| pieces[next(pieces.len())]).collect();
             let doc = Doc::new(&text);
-            let mut lower = String::new();
-            let mut from_text = TextMentions::of(&text, &mut lower);
+            let mut from_text = TextMentions::of(&text, &mut Vec::new());
             let mut brackets = Brackets::of(&text);
             for line in doc.lines() {
                 let line = python::strip(line);
