@@ -27,9 +27,9 @@ pub(crate) struct Vocabulary<'a> {
     pub counts: Vec<u32>,
 }
 
-/// Slots of the table a thread keeps between documents: after a document of more than
-/// about 8,000 words it is freed.
-const KEPT_SLOTS: usize = 1 << 14;
+/// Slots of the table a thread keeps between documents (512 KB): after a document of more
+/// than about 16,000 words it is freed (as Gopher repetition's tables are).
+const KEPT_SLOTS: usize = 1 << 15;
 
 thread_local! {
     /// A word's key (`short_key`, or a hash of a longer word) to its id.

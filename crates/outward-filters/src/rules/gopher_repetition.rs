@@ -161,8 +161,11 @@ fn emptied<T>(mut list: Vec<T>, n: usize) -> Vec<T> {
 }
 
 /// Words a thread keeps room for between documents (every table and list holds at most a
-/// slot or two or an entry per word): after a larger document everything is freed.
-const KEPT_WORDS: usize = 1 << 13;
+/// slot or two or an entry per word; 2.3 MB for a document of 16,000 words): after a larger
+/// document everything is freed. (At 8,192 words, dragnet's three longer documents shed
+/// the tables, and regrowing them zeroed new ones again: 6.4M instructions more on its
+/// texts, the two bounds together.)
+const KEPT_WORDS: usize = 1 << 14;
 
 impl Tables {
     fn shed(&mut self) {
@@ -624,6 +627,11 @@ mod tests {
             measure(&Doc::new(&small));
             let kept = TABLES.with_borrow(Tables::held);
             assert!(kept > 0 && kept < 64 << 10, "{kept}");
+            // A document of up to `KEPT_WORDS` words leaves its tables for the next.
+            let long: String = (0..16_000).map(|i| format!("w{} ", i % 5_000)).collect();
+            measure(&Doc::new(&long));
+            let kept = TABLES.with_borrow(Tables::held);
+            assert!(kept > 1 << 20 && kept < 3 << 20, "{kept}");
             let large: String = (0..200_000).map(|i| format!("w{i} ")).collect();
             measure(&Doc::new(&large));
             assert_eq!(TABLES.with_borrow(Tables::held), 0);
