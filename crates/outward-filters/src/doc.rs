@@ -341,7 +341,7 @@ mod tests {
         let mut next = crate::draws(0x9e37_79b9_7f4a_7c15);
         let mut read = 0;
         for _ in 0..20_000 {
-            let text: String = (0..next(12)).map(|_| pieces[next(pieces.len())]).collect();
+            let text = crate::drawn_text(&mut next, &pieces, 12);
             let doc = Doc::new(&text);
             assert_eq!(
                 doc.feed_lines().elements,

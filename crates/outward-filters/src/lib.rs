@@ -621,6 +621,19 @@ pub(crate) fn draws(seed: u64) -> impl FnMut(usize) -> usize {
     }
 }
 
+/// A text of fewer than `most` pieces drawn from `pieces` by `next` (a `draws`), for tests
+/// that hold a fast path to a plain one on many texts.
+#[cfg(test)]
+pub(crate) fn drawn_text(
+    next: &mut impl FnMut(usize) -> usize,
+    pieces: &[&str],
+    most: usize,
+) -> String {
+    (0..next(most))
+        .map(|_| pieces[next(pieces.len())])
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

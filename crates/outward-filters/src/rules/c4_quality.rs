@@ -540,7 +540,7 @@ mod tests {
         ];
         let mut next = crate::draws(0x2545_f491_4f6c_dd1d);
         for _ in 0..5_000 {
-            let text: String = (0..next(10)).map(|_| pieces[next(pieces.len())]).collect();
+            let text = crate::drawn_text(&mut next, &pieces, 10);
             let doc = Doc::new(&text);
             let mut from_text = TextMentions::of(&text, &mut Vec::new());
             let mut brackets = Brackets::of(&text);

@@ -130,7 +130,7 @@ mod tests {
         let pieces = ["a", "\u{e9}", "\u{2026}", "\u{1f600}"];
         let mut next = crate::draws(0x3c6e_f372_fe94_f82b);
         for _ in 0..5_000 {
-            let line: String = (0..next(60)).map(|_| pieces[next(pieces.len())]).collect();
+            let line = crate::drawn_text(&mut next, &pieces, 60);
             for n in 0..40 {
                 assert_eq!(
                     at_most_chars(&line, n),

@@ -187,7 +187,7 @@ mod tests {
         ];
         let mut next = crate::draws(0x5851_f42d_4c95_7f2d);
         for _ in 0..20_000 {
-            let text: String = (0..next(12)).map(|_| pieces[next(pieces.len())]).collect();
+            let text = crate::drawn_text(&mut next, &pieces, 12);
             assert_eq!(count(&text), count_over_tokens(&text), "{text:?}");
             let doc = crate::Doc::new(&text);
             for line in text.split('\n').map(crate::words::python::strip) {

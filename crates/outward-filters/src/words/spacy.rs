@@ -1025,27 +1025,42 @@ fn apply_special_cases<'a>(s: &'a str, out: &mut Vec<&'a str>, first: usize) {
             if b - a == 1 && special_tokens.len() == 1 {
                 continue;
             }
-            if !has_affix(key) {
-                continue;
-            }
-            let mut phrase = Vec::new();
-            split_chunk(key, false, &mut phrase);
-            let same = phrase.len() == b - a
-                && phrase
-                    .iter()
-                    .zip(&tokens[a..b])
-                    .all(|(p, t)| p.len() == t.len());
-            if same {
+            if split_as_run(key, &tokens[a..b]) {
                 runs.push((a, b, special_tokens));
             }
         }
     }
+    take_runs(s, out, first, runs);
+}
+
+/// Whether the rules split `key` (a run's text, an exception) as the run's tokens are split:
+/// into as many tokens, of the same lengths; only then does spaCy find the exception there
+/// (with its default `faster_heuristics`, only when a pattern matches in the key at all).
+fn split_as_run(key: &str, run: &[&str]) -> bool {
+    if !has_affix(key) {
+        return false;
+    }
+    let mut phrase = Vec::new();
+    split_chunk(key, false, &mut phrase);
+    phrase.len() == run.len() && phrase.iter().zip(run).all(|(p, t)| p.len() == t.len())
+}
+
+/// The runs of `out[first..]` (tokens of `s`) that spell exceptions, each as its first token,
+/// the token after its last and the exception's tokens, replaced by those tokens as spaCy
+/// takes them: longer runs first, then the earlier, each when its first and last tokens are
+/// free.
+fn take_runs<'a>(
+    s: &'a str,
+    out: &mut Vec<&'a str>,
+    first: usize,
+    mut runs: Vec<(usize, usize, &'static [&'static str])>,
+) {
     if runs.is_empty() {
         return;
     }
     // spaCy's `len_start_cmp`: longer runs first, then the earlier.
     runs.sort_by_key(|&(a, b, _)| (b - a, std::cmp::Reverse(a)));
-    let mut seen = vec![false; tokens.len()];
+    let mut seen = vec![false; out.len() - first];
     let mut taken = Vec::new();
     for &(a, b, special_tokens) in runs.iter().rev() {
         if !seen[a] && !seen[b - 1] {
@@ -1507,43 +1522,13 @@ mod tests {
         let tokens = &out[first..];
         let mut runs = Vec::new();
         for (a, b, key) in token_runs(s, tokens) {
-            let Some(special_tokens) = special(key) else {
-                continue;
-            };
-            if !has_affix(key) {
-                continue;
-            }
-            let mut phrase = Vec::new();
-            split_chunk(key, false, &mut phrase);
-            let same = phrase.len() == b - a
-                && phrase
-                    .iter()
-                    .zip(&tokens[a..b])
-                    .all(|(p, t)| p.len() == t.len());
-            if same {
+            if let Some(special_tokens) = special(key)
+                && split_as_run(key, &tokens[a..b])
+            {
                 runs.push((a, b, special_tokens));
             }
         }
-        runs.sort_by_key(|&(a, b, _)| (b - a, std::cmp::Reverse(a)));
-        let mut seen = vec![false; tokens.len()];
-        let mut taken = Vec::new();
-        for &(a, b, special_tokens) in runs.iter().rev() {
-            if !seen[a] && !seen[b - 1] {
-                taken.push((a, b, special_tokens));
-            }
-            seen[a..b].iter_mut().for_each(|x| *x = true);
-        }
-        taken.sort_by_key(|&(a, _, _)| a);
-        let old: Vec<&'a str> = out.drain(first..).collect();
-        let mut i = 0;
-        for (a, b, special_tokens) in taken {
-            out.extend_from_slice(&old[i..a]);
-            let start = offset_in(s, old[a]);
-            let end = offset_in(s, old[b - 1]) + old[b - 1].len();
-            push_special(&s[start..end], special_tokens, out);
-            i = b;
-        }
-        out.extend_from_slice(&old[i..]);
+        take_runs(s, out, first, runs);
     }
 
     /// The special-case matcher that skips one token of a one-token exception gives what the
