@@ -657,6 +657,9 @@ fn mark_and_letters(s: &str) -> Option<(usize, bool)> {
         ascii_mark_row(mark as u8, side)[shape]
     } else {
         OTHER_ROWS.with_borrow_mut(|rows| {
+            if rows.len() >= REMEMBERED_MARKS {
+                rows.clear();
+            }
             rows.entry((mark, side))
                 .or_insert_with(|| mark_splits(mark, side))[shape]
         })
@@ -670,6 +673,11 @@ fn mark_and_letters(s: &str) -> Option<(usize, bool)> {
     };
     Some((at, split))
 }
+
+/// The rows of marks other than ASCII, and the pairs of marks and shapes, a thread remembers
+/// (each) before it forgets them all: text of many rare marks is not remembered without
+/// bound (4,096 rows take under 300 KB).
+const REMEMBERED_MARKS: usize = 4_096;
 
 /// A character that is neither alphanumeric nor white space.
 fn is_mark(c: char) -> bool {
@@ -688,8 +696,9 @@ fn is_mark(c: char) -> bool {
 /// mark, nor the two marks are an exception, no exception joins tokens of the chunk but one of
 /// a mark alone, which is the same for every chunk of the pair. The table is made by running
 /// the rules on one chunk of each shape, per thread as pairs and shapes are met
-/// ([`pair_split`]; `letters_and_two_marks_split_as_the_rules_split`). Such chunks split once are remembered
-/// too, but most are met once ("said.\u{201d}"): −2.6M instructions on dragnet's texts.
+/// ([`pair_split`]; `letters_and_two_marks_split_as_the_rules_split`). Such chunks split once
+/// are remembered too, but most are met once ("said.\u{201d}"): −2.6M instructions on
+/// dragnet's texts.
 fn letters_then_two_marks<'a>(s: &'a str, out: &mut Vec<&'a str>) -> bool {
     thread_local! {
         /// The splits of the pairs of marks and shapes a thread has met.
@@ -711,6 +720,9 @@ fn letters_then_two_marks<'a>(s: &'a str, out: &mut Vec<&'a str>) -> bool {
     let letters = &bytes[..n];
     let shape = shape_of(letters[n - 1], n.checked_sub(2).map(|i| letters[i]));
     let known = PAIR_SPLITS.with_borrow_mut(|splits| {
+        if splits.len() >= REMEMBERED_MARKS {
+            splits.clear();
+        }
         *splits
             .entry((first, second, shape))
             .or_insert_with(|| pair_split(first, second, shape))
