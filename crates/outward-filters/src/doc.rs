@@ -251,8 +251,8 @@ pub(crate) fn bytes_from<const N: usize>(text: &[u8], word: &[u8]) -> Option<[u8
     Some(text[at..at + N].try_into().expect("N bytes"))
 }
 
-/// `a * b` folded to 64 bits (the high half xor the low): the step of the hashes of long
-/// n-grams (Gopher repetition) and of words of 8 to 15 bytes (the word numbering).
+/// `a * b` folded to 64 bits (the high half xor the low): the step of `folded_hash` and of
+/// the hash of words of 8 to 15 bytes (the word numbering).
 pub(crate) fn folded_multiply(a: u64, b: u64) -> u64 {
     let product = a as u128 * b as u128;
     product as u64 ^ (product >> 64) as u64
@@ -269,36 +269,42 @@ pub(crate) fn enabled(threshold: Option<f64>) -> Option<f64> {
     threshold.filter(|&v| v != 0.0)
 }
 
-/// A string hashed by all its bytes, sixteen at a time (their halves multiplied, as the long
-/// n-grams' keys are), and its length; compared whole. FxHash's eight bytes a step cost 0.9M
-/// instructions more on dragnet's lines (170 bytes on average). A hash of the ends alone cost
-/// 1.4M less, but lines that differ only inside (a list of files can) would all have had
-/// one hash, and each would have been compared with all before it.
+/// A 64-bit hash of `bytes` and their length: sixteen bytes a step, their two halves
+/// multiplied, then the last sixteen (overlapping the step before when the length is no
+/// multiple of 16); fewer than sixteen as one or two numbers. The key of a long repeated
+/// n-gram (Gopher repetition) and the hash of a line among the repeats (`Repeats`). Inlined
+/// always: the n-gram passes call it for 16 bytes or more, and there the other branches go;
+/// called, it cost 19M instructions more on dragnet's texts.
+#[inline(always)]
+pub(crate) fn folded_hash(bytes: &[u8]) -> u64 {
+    const STEP: u64 = 0x9e37_79b9_7f4a_7c15;
+    let eight = |b: &[u8]| u64::from_le_bytes(b.try_into().expect("eight bytes"));
+    let n = bytes.len();
+    let mut hash = 0x243f_6a88_85a3_08d3 ^ n as u64;
+    if n >= 16 {
+        for chunk in bytes[..n - 1].chunks_exact(16) {
+            hash = folded_multiply(eight(&chunk[..8]) ^ STEP, eight(&chunk[8..]) ^ hash);
+        }
+        let last = &bytes[n - 16..];
+        folded_multiply(eight(&last[..8]) ^ STEP, eight(&last[8..]) ^ hash)
+    } else if n >= 8 {
+        folded_multiply(eight(&bytes[..8]) ^ STEP, eight(&bytes[n - 8..]) ^ hash)
+    } else {
+        let short = bytes.iter().rev().fold(0u64, |k, &b| k << 8 | u64::from(b));
+        folded_multiply(short ^ STEP, hash)
+    }
+}
+
+/// A string hashed by all its bytes (`folded_hash`), compared whole. FxHash's eight bytes a
+/// step cost 0.9M instructions more on dragnet's lines (170 bytes on average). A hash of the
+/// ends alone cost 1.4M less, but lines that differ only inside (a list of files can) would
+/// all have had one hash, and each would have been compared with all before it.
 #[derive(PartialEq, Eq)]
 struct Whole<'a>(&'a str);
 
 impl std::hash::Hash for Whole<'_> {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        const STEP: u64 = 0x9e37_79b9_7f4a_7c15;
-        let bytes = self.0.as_bytes();
-        let eight = |b: &[u8]| u64::from_le_bytes(b.try_into().expect("eight bytes"));
-        let n = bytes.len();
-        let mut hash = 0x243f_6a88_85a3_08d3 ^ n as u64;
-        if n >= 16 {
-            // Sixteen bytes a step, then the last sixteen (overlapping the step before when n
-            // is no multiple of 16).
-            for chunk in bytes[..n - 1].chunks_exact(16) {
-                hash = folded_multiply(eight(&chunk[..8]) ^ STEP, eight(&chunk[8..]) ^ hash);
-            }
-            let last = &bytes[n - 16..];
-            hash = folded_multiply(eight(&last[..8]) ^ STEP, eight(&last[8..]) ^ hash);
-        } else if n >= 8 {
-            hash = folded_multiply(eight(&bytes[..8]) ^ STEP, eight(&bytes[n - 8..]) ^ hash);
-        } else {
-            let short = bytes.iter().rev().fold(0u64, |k, &b| k << 8 | u64::from(b));
-            hash = folded_multiply(short ^ STEP, hash);
-        }
-        state.write_u64(hash);
+        state.write_u64(folded_hash(self.0.as_bytes()));
     }
 }
 

@@ -19,7 +19,7 @@
 use outward_base::counts::FilterRule;
 use serde::{Deserialize, Serialize};
 
-use crate::doc::{Doc, Repeats, bytes_from, enabled, folded_multiply, ratio};
+use crate::doc::{Doc, Repeats, bytes_from, enabled, folded_hash, ratio};
 use crate::table::Table;
 use crate::vocabulary::Vocabulary;
 
@@ -365,28 +365,11 @@ impl<'d> NGrams<'d> {
         let (at, end) = (self.starts[i], self.starts[i + n]);
         let len = end - at;
         if len < WINDOW {
-            let bytes = self.window_bytes(at) & ((1u128 << (8 * len)) - 1);
+            let bytes = window_at(&self.joined, at) & ((1u128 << (8 * len)) - 1);
             return bytes | (len as u128) << 120;
         }
-        const SEED: u64 = 0x243f_6a88_85a3_08d3;
-        const STEP: u64 = 0x9e37_79b9_7f4a_7c15;
-        let eight = |b: &[u8]| u64::from_le_bytes(b.try_into().expect("eight bytes"));
-        let bytes = &self.joined[at..end];
-        // Sixteen bytes a step, their two halves multiplied, then the last sixteen
-        // (overlapping the step before when len is no multiple of 16).
-        let mut hash = SEED ^ len as u64;
-        for chunk in bytes[..len - 1].chunks_exact(16) {
-            hash = folded_multiply(eight(&chunk[..8]) ^ STEP, eight(&chunk[8..]) ^ hash);
-        }
-        let last = &bytes[len - 16..];
-        hash = folded_multiply(eight(&last[..8]) ^ STEP, eight(&last[8..]) ^ hash);
+        let hash = folded_hash(&self.joined[at..end]);
         (1u128 << 127) | (len as u128) << 64 | hash as u128
-    }
-
-    /// The `WINDOW` bytes of the joined words from `at` (past the end, zeros), first byte
-    /// lowest, read as one array.
-    fn window_bytes(&self, at: usize) -> u128 {
-        window_at(&self.joined, at)
     }
 
     /// Whether the n-gram at word i is shorter than `WINDOW` bytes.
