@@ -311,7 +311,7 @@ impl Signals {
             ratio(dup9),
             ratio(dup10),
             Count(c.lines as u64),
-            Count(c.lines_kept as u64),
+            Count(c.lines_kept() as u64),
             Count(c.sentences as u64),
             Rule(c.page_rule),
             ratio(f.line_punct_ratio),

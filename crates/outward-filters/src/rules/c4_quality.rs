@@ -56,8 +56,6 @@ impl Default for Thresholds {
 pub struct Signals {
     /// Lines of the text.
     pub lines: usize,
-    /// Lines kept (up to the first that drops the page).
-    pub lines_kept: usize,
     /// Sentences in the kept lines.
     pub sentences: usize,
     /// The rule of a kept line that drops the whole page: `lorem_ipsum` or `curly_bracket`.
@@ -101,6 +99,11 @@ impl Signals {
     /// their words instead of splitting the kept text again (`Doc::rejoined_words`).
     pub fn kept_lines(&self) -> Option<&[std::ops::Range<usize>]> {
         (self.cut.is_empty() && !self.kept_empty).then_some(&self.kept[..])
+    }
+
+    /// Lines kept (up to the first that drops the page).
+    pub fn lines_kept(&self) -> usize {
+        self.kept.len()
     }
 }
 
@@ -195,28 +198,39 @@ impl Mentions {
     ///
     /// The patterns are ASCII, and only two characters lower-case to ASCII letters (the
     /// Kelvin sign to k, dotted capital I to i and a combining dot): without them, lowering
-    /// the ASCII letters alone finds what Python's `lower()` finds. One search of the lowered
-    /// line says whether it holds any; only then are all matches read.
-    fn of(line: &str, ascii: bool, lower: &mut String) -> Mentions {
-        let [any, each] = patterns();
-        lower.clear();
+    /// the ASCII letters alone finds what Python's `lower()` finds.
+    fn of(line: &str, ascii: bool, lower: &mut Vec<u8>) -> Mentions {
         if !ascii && lowers_to_ascii(line) {
-            lower.push_str(&python::lower(line));
+            lower.clear();
+            lower.extend_from_slice(python::lower(line).as_bytes());
         } else {
-            lower.push_str(line);
-            lower.make_ascii_lowercase();
+            ascii_lowered_into(line, lower);
         }
-        let line = lower.as_str();
         let mut mentions = Mentions::default();
-        // Most lines mention none: one search says so. A line that mentions one is searched
-        // for each, all matches overlapping.
-        if any.is_match(line) {
-            for found in each.find_overlapping_iter(line) {
-                mentions.add(found.pattern().as_usize());
-            }
+        for (_, pattern) in matches_in(lower) {
+            mentions.add(pattern);
         }
         mentions
     }
+}
+
+/// `text` with its ASCII letters lowered, into `lower` (emptied first), by a loop the
+/// compiler vectorises (a copy of a long text by `memcpy`, then lowered, cost more).
+fn ascii_lowered_into(text: &str, lower: &mut Vec<u8>) {
+    lower.clear();
+    lower.extend(text.bytes().map(|b| b.to_ascii_lowercase()));
+}
+
+/// C4's patterns in `lowered` (a text lowered), each match as its start and its pattern's
+/// number, overlapping. Most lines and texts mention none: one search says so, and only then
+/// are the matches read.
+fn matches_in(lowered: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let [any, each] = patterns();
+    any.is_match(lowered)
+        .then(|| each.find_overlapping_iter(lowered))
+        .into_iter()
+        .flatten()
+        .map(|m| (m.start(), m.pattern().as_usize()))
 }
 
 /// The brackets (`[` and `{`) of a text, found by one search of it (vectorised) and read line
@@ -242,8 +256,8 @@ impl<'t> Brackets<'t> {
 
 /// C4's patterns found in a whole text at once, read line by line in order: one search of the
 /// text, where a search of each line paid the searcher's start on each of dragnet's 15,100
-/// searched lines (0.5M instructions fewer on dragnet's texts; the brackets' one search, 1.3M
-/// more). A match lies within one stripped line: no pattern holds a line break, and each
+/// searched lines (0.5M instructions fewer on dragnet's texts; the brackets' one search saved
+/// 1.3M more). A match lies within one stripped line: no pattern holds a line break, and each
 /// begins and ends with a letter.
 struct TextMentions {
     /// Each match's start in the text and its pattern's number.
@@ -253,25 +267,15 @@ struct TextMentions {
 }
 
 impl TextMentions {
-    /// The matches in `text` lowered (into `lower`, scratch space, bytes); `None` when it holds one
-    /// of the two characters that lower-case to ASCII letters (its lines are then searched
-    /// one by one, as Python lowers them).
+    /// The matches in `text` lowered (into `lower`, scratch space); `None` when it holds one of
+    /// the two characters that lower-case to ASCII letters (its lines are then searched one by
+    /// one, as Python lowers them).
     fn of(text: &str, lower: &mut Vec<u8>) -> Option<TextMentions> {
         if lowers_to_ascii(text) {
             return None;
         }
-        // Lowered as it is copied, by a loop the compiler vectorises (a copy of a long text
-        // by `memcpy`, then lowered, cost more).
-        lower.clear();
-        lower.extend(text.bytes().map(|b| b.to_ascii_lowercase()));
-        let [any, each] = patterns();
-        let found = match any.is_match(&lower[..]) {
-            true => each
-                .find_overlapping_iter(&lower[..])
-                .map(|m| (m.start(), m.pattern().as_usize()))
-                .collect(),
-            false => Vec::new(),
-        };
+        ascii_lowered_into(text, lower);
+        let found = matches_in(lower).collect();
         Some(TextMentions { found, next: 0 })
     }
 
@@ -345,15 +349,14 @@ pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
     let lines = doc.lines();
     let mut signals = Signals {
         lines: lines.len(),
-        lines_kept: 0,
         sentences: 0,
         page_rule: None,
         kept: Vec::with_capacity(lines.len()),
         cut: Vec::new(),
         kept_empty: false,
     };
-    let mut lower = String::new();
-    let mut lowered = Vec::new();
+    // The text or a line lowered, for the patterns.
+    let mut lower = Vec::new();
     // Searched when a line is first read for them.
     let mut text_mentions: Option<Option<TextMentions>> = None;
     let mut text_brackets = Brackets::of(doc.text);
@@ -396,7 +399,7 @@ pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
         // The text's own matches, unless a citation was cut out of the line (that can join
         // a pattern's halves).
         let from_text = text_mentions
-            .get_or_insert_with(|| TextMentions::of(doc.text, &mut lowered))
+            .get_or_insert_with(|| TextMentions::of(doc.text, &mut lower))
             .as_mut()
             .filter(|_| *line == *stripped);
         let mentions = match from_text {
@@ -430,7 +433,6 @@ pub fn measure(doc: &Doc, t: &Thresholds) -> Signals {
         }
         signals.kept_empty |= stripped.is_empty();
         signals.kept.push(start..start + stripped.len());
-        signals.lines_kept += 1;
     }
     signals
 }
@@ -507,13 +509,13 @@ mod tests {
             "nothing to see",
         ] {
             let lower = python::lower(line);
-            let m = Mentions::of(line, line.is_ascii(), &mut String::new());
+            let m = Mentions::of(line, line.is_ascii(), &mut Vec::new());
             assert_eq!(m.lorem_ipsum, lower.contains("lorem ipsum"), "{line}");
             assert_eq!(m.javascript, lower.contains("javascript"), "{line}");
             assert_eq!(m.policy, POLICY.iter().any(|p| lower.contains(p)), "{line}");
         }
-        assert!(Mentions::of("use coo\u{212a}ies", false, &mut String::new()).policy);
-        assert!(!Mentions::of("the pr\u{130}vacy policy", false, &mut String::new()).policy);
+        assert!(Mentions::of("use coo\u{212a}ies", false, &mut Vec::new()).policy);
+        assert!(!Mentions::of("the pr\u{130}vacy policy", false, &mut Vec::new()).policy);
     }
 
     /// The text's matches and brackets read line by line are each line's own, in texts
@@ -547,7 +549,7 @@ mod tests {
             for line in doc.lines() {
                 let line = python::strip(line);
                 let range = doc.offset(line)..doc.offset(line) + line.len();
-                let own = Mentions::of(line, line.is_ascii(), &mut String::new());
+                let own = Mentions::of(line, line.is_ascii(), &mut Vec::new());
                 if let Some(from_text) = &mut from_text {
                     let read = from_text.within(range.clone());
                     let found = (read.lorem_ipsum, read.javascript, read.policy);
@@ -570,7 +572,7 @@ mod tests {
         let t = Thresholds::default();
         let text = "The first line is a plain sentence here.\nPlease enable java[1]script now.";
         let s = measure(&Doc::new(text), &t);
-        assert_eq!(s.lines_kept, 1);
+        assert_eq!(s.lines_kept(), 1);
     }
 
     #[test]
@@ -587,7 +589,7 @@ mod tests {
         let t = Thresholds::default();
         let text = "Home\nThe cat sat on the mat. It was happy.\nWe use cookies on this site.\nEnable JavaScript to see it.\nShort one.\nA third line is here! And a fourth? Yes five.";
         let s = measure(&Doc::new(text), &t);
-        assert_eq!(s.lines_kept, 2);
+        assert_eq!(s.lines_kept(), 2);
         assert_eq!(s.sentences, 5);
         assert_eq!(
             s.kept_text(text),
