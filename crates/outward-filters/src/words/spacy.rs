@@ -345,11 +345,18 @@ fn special(s: &str) -> Option<&'static [&'static str]> {
     if s.is_empty() || s.len() > tables::SPECIAL_MAX_BYTES {
         return None;
     }
-    let bit = shape_bit(s.as_bytes());
-    if SPECIAL_SHAPES[bit / 64] & (1 << (bit % 64)) == 0 {
+    if !may_be_special(s.as_bytes()) {
         return None;
     }
     special_by_string(s)
+}
+
+/// Whether `bytes` (not empty, no more than `SPECIAL_MAX_BYTES`) have the shape of an exception
+/// (`SPECIAL_SHAPES`): false for most, which are then no exception.
+#[inline(always)]
+fn may_be_special(bytes: &[u8]) -> bool {
+    let bit = shape_bit(bytes);
+    SPECIAL_SHAPES[bit / 64] & (1 << (bit % 64)) != 0
 }
 
 fn special_by_string(s: &str) -> Option<&'static [&'static str]> {
@@ -1022,8 +1029,7 @@ fn apply_special_cases<'a>(s: &'a str, out: &mut Vec<&'a str>, first: usize) {
             if end - start > tables::SPECIAL_MAX_BYTES {
                 break;
             }
-            let bit = shape_bit(&bytes[start..end]);
-            if SPECIAL_SHAPES[bit / 64] & (1 << (bit % 64)) == 0 {
+            if !may_be_special(&bytes[start..end]) {
                 continue;
             }
             let key = &s[start..end];
@@ -1400,6 +1406,24 @@ mod tests {
         words(s)
     }
 
+    /// The tokens of a chunk as the rules give them: an exception's, else its affixes,
+    /// infixes and the exceptions they uncover (what a shortcut is held to).
+    fn by_the_rules(chunk: &str) -> Vec<&str> {
+        let mut tokens = Vec::new();
+        match special(chunk) {
+            Some(special_tokens) => push_special(chunk, special_tokens, &mut tokens),
+            None => split_by_rules(chunk, &mut tokens),
+        }
+        tokens
+    }
+
+    /// The ASCII characters that are neither letters, digits, white space nor control.
+    fn ascii_marks() -> impl Iterator<Item = char> {
+        (0u8..128)
+            .filter(|b| b.is_ascii_graphic() && !b.is_ascii_alphanumeric())
+            .map(char::from)
+    }
+
     /// Each case was tokenized by spaCy 3.8.18 (`spacy.blank("en")`).
     /// A chunk split by the rules is remembered (`SPLITS`): the second time it is split
     /// from memory, into the same tokens.
@@ -1512,11 +1536,7 @@ mod tests {
         for word in letters {
             for ending in endings {
                 let chunk = format!("{word}{ending}");
-                let mut by_rules = Vec::new();
-                match special(&chunk) {
-                    Some(tokens) => push_special(&chunk, tokens, &mut by_rules),
-                    None => split_by_rules(&chunk, &mut by_rules),
-                }
+                let by_rules = by_the_rules(&chunk);
                 let mut fast = Vec::new();
                 if special(&chunk).is_none() && possessive_letters(&chunk, &mut fast) {
                     shortcuts += 1;
@@ -1580,19 +1600,12 @@ mod tests {
             "dont", "Im", "US", "U", "Jan", "etc", "Inc", "vs", "e", "p", "no", "co", "cannot",
         ];
         let others = "\u{201c}\u{201d}\u{2018}\u{2019}\u{ab}\u{bb}\u{2026}\u{2014}\u{2013}\u{a9}\u{b0}\u{20ac}\u{b7}\u{3002}\u{a1}\u{bf}";
-        let marks = (0u8..128)
-            .filter(|b| b.is_ascii_graphic() && !b.is_ascii_alphanumeric())
-            .map(char::from)
-            .chain(others.chars());
+        let marks = ascii_marks().chain(others.chars());
         let mut shortcuts = 0;
         for mark in marks {
             for word in letters {
                 for chunk in [format!("{word}{mark}"), format!("{mark}{word}")] {
-                    let mut by_rules = Vec::new();
-                    match special(&chunk) {
-                        Some(tokens) => push_special(&chunk, tokens, &mut by_rules),
-                        None => split_by_rules(&chunk, &mut by_rules),
-                    }
+                    let by_rules = by_the_rules(&chunk);
                     shortcuts += usize::from(mark_and_letters(&chunk).is_some());
                     assert_eq!(words(&chunk), by_rules, "{chunk}");
                 }
@@ -1613,21 +1626,13 @@ mod tests {
             "Co", "said", "CA", "USS",
         ];
         let others = "\u{201c}\u{201d}\u{2018}\u{2019}\u{ab}\u{bb}\u{2026}\u{2014}\u{2013}\u{a9}\u{b0}\u{20ac}\u{b7}";
-        let marks: Vec<char> = (0u8..128)
-            .filter(|b| b.is_ascii_graphic() && !b.is_ascii_alphanumeric())
-            .map(char::from)
-            .chain(others.chars())
-            .collect();
+        let marks: Vec<char> = ascii_marks().chain(others.chars()).collect();
         let mut shortcuts = 0;
         for &first in &marks {
             for &second in &marks {
                 for word in letters {
                     let chunk = format!("{word}{first}{second}");
-                    let mut by_rules = Vec::new();
-                    match special(&chunk) {
-                        Some(tokens) => push_special(&chunk, tokens, &mut by_rules),
-                        None => split_by_rules(&chunk, &mut by_rules),
-                    }
+                    let by_rules = by_the_rules(&chunk);
                     let mut fast = Vec::new();
                     if special(&chunk).is_none() && letters_then_two_marks(&chunk, &mut fast) {
                         shortcuts += 1;
@@ -1799,10 +1804,7 @@ mod tests {
     /// the ASCII marks between them.
     #[test]
     fn joined_digits_are_one_token() {
-        let marks: Vec<char> = (0u8..128)
-            .filter(|b| b.is_ascii_graphic() && !b.is_ascii_alphanumeric())
-            .map(char::from)
-            .collect();
+        let marks: Vec<char> = ascii_marks().collect();
         let mut next = crate::draws(0x9e37_79b9_7f4a_7c15);
         let mut shortcuts = 0;
         for _ in 0..20_000 {
