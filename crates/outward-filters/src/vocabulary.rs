@@ -12,7 +12,7 @@ use std::cell::RefCell;
 use outward_base::fxhash::{FxHashMap, hash_bytes};
 
 use crate::doc::{bytes_from, folded_multiply, short_key_in};
-use crate::table::{Slots, Table};
+use crate::table::{KEPT_WORDS, Slots, Table};
 
 /// A document's words numbered: equal words, equal ids.
 pub(crate) struct Vocabulary<'a> {
@@ -27,9 +27,9 @@ pub(crate) struct Vocabulary<'a> {
     pub counts: Vec<u32>,
 }
 
-/// Slots of the table a thread keeps between documents (512 KB): after a document of more
-/// than about 16,000 words it is freed (as Gopher repetition's tables are).
-const KEPT_SLOTS: usize = 1 << 15;
+/// Slots of the table a thread keeps between documents (512 KB): two a word of a document
+/// of `KEPT_WORDS` words; after a longer one it is freed.
+const KEPT_SLOTS: usize = 2 * KEPT_WORDS;
 
 thread_local! {
     /// A word's key (`short_key`, or a hash of a longer word) to its id.

@@ -20,7 +20,7 @@ use outward_base::counts::FilterRule;
 use serde::{Deserialize, Serialize};
 
 use crate::doc::{Doc, Repeats, bytes_from, enabled, folded_hash, ratio};
-use crate::table::Table;
+use crate::table::{KEPT_WORDS, Table};
 use crate::vocabulary::Vocabulary;
 
 /// DataTrove's arguments and defaults; `null` turns a rule off. The n of `top_n_grams` is 2 to
@@ -160,14 +160,9 @@ fn emptied<T>(mut list: Vec<T>, n: usize) -> Vec<T> {
     list
 }
 
-/// Words a thread keeps room for between documents (every table and list holds at most a
-/// slot or two or an entry per word; 2.3 MB for a document of 16,000 words): after a larger
-/// document everything is freed. (At 8,192 words, dragnet's three longer documents shed
-/// the tables, and regrowing them zeroed new ones again: 6.4M instructions more on its
-/// texts, the two bounds together.)
-const KEPT_WORDS: usize = 1 << 14;
-
 impl Tables {
+    /// Frees everything after a document of more than `KEPT_WORDS` words (every table and
+    /// list holds at most a slot or two or an entry per word: 2.3 MB for 16,000 words).
     fn shed(&mut self) {
         if self.spare.starts.capacity() > KEPT_WORDS + 1 {
             *self = Tables::default();
